@@ -1,0 +1,3 @@
+//! gobang: five-in-a-row, renju and tic-tac-toe as a service.
+
+pub mod rules;

@@ -1,0 +1,6 @@
+//! The rules core checked against ground truth: published renju cases,
+//! exhaustive tic-tac-toe, and properties over random games.
+
+mod properties;
+mod renju_cases;
+mod tictactoe;
