@@ -1,0 +1,125 @@
+//! The computer players: levels by name, each choosing a move for the side to
+//! move in a [`Position`]. Pure and synchronous; a search is bounded by the
+//! [`Limits`] it is given and is reproducible for a given seed.
+
+mod evaluators;
+mod random;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::rules::{Point, Position};
+
+pub use random::SplitMix64;
+
+/// The computer levels, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Scores every point by the runs through it, like the original browser
+    /// games; a random first reply next to the opponent's first stone.
+    Beginner,
+    /// Scores every point by the winning windows through it, with more
+    /// weight on its own.
+    Intermediate,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 2] = [Level::Beginner, Level::Intermediate];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Intermediate => "intermediate",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A level name that is not one of [`Level::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown computer level {0:?}: use {levels}", levels = Level::ALL.map(Level::as_str).join(", "))]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownLevel(s.to_string()))
+    }
+}
+
+/// How much a search may spend, and the seed of its random choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget for the move.
+    pub time: Duration,
+    /// Node budget; a node-limited search is reproducible move for move.
+    pub nodes: Option<u64>,
+    pub seed: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_secs(1),
+            nodes: None,
+            seed: 0,
+        }
+    }
+}
+
+/// A point the computer considered, with its score (higher is better for
+/// the side to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub point: Point,
+    pub score: i64,
+}
+
+/// The computer's choice and how it got there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub point: Point,
+    /// The best candidates, best first (the chosen point among them).
+    pub candidates: Vec<Candidate>,
+    /// Search depth reached in plies (1 for the one-move evaluators).
+    pub depth: u32,
+    pub nodes: u64,
+    /// Plies to a forced win found for the side to move, if any.
+    pub forced_win_in: Option<u32>,
+}
+
+/// The move `level` chooses for the side to move, or `None` when the game is
+/// over or no point may be played.
+///
+/// ```
+/// use gobang::engine::{think, Level, Limits};
+/// use gobang::rules::{Point, Position, Variant};
+/// let mut game = Position::new(Variant::freestyle(15).unwrap());
+/// for x in 3..7 {
+///     game.play(Point::new(x, 7)).unwrap();
+///     game.play(Point::new(x, 9)).unwrap();
+/// }
+/// // Black has four in a row on row 7 and completes it.
+/// let decision = think(&game, Level::Beginner, &Limits::default()).unwrap();
+/// assert!(decision.point == Point::new(7, 7) || decision.point == Point::new(2, 7));
+/// ```
+pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decision> {
+    if position.is_over() {
+        return None;
+    }
+    match level {
+        Level::Beginner => evaluators::line_scoring(position, limits.seed),
+        Level::Intermediate => evaluators::window_scoring(position),
+    }
+}
