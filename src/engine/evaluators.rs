@@ -35,7 +35,7 @@ fn centre_bonus(board: &Board, p: Point) -> i64 {
 
 /// Turns scored points into a decision: the best first, ties to the earliest.
 fn decide(mut scored: Vec<Candidate>) -> Option<Decision> {
-    scored.sort_by(|a, b| b.score.cmp(&a.score));
+    scored.sort_by_key(|c| std::cmp::Reverse(c.score));
     let nodes = scored.len() as u64;
     scored.truncate(REPORTED);
     Some(Decision {
