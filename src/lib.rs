@@ -1,4 +1,9 @@
 //! gobang: five-in-a-row, renju and tic-tac-toe as a service.
 
+pub mod api;
 pub mod engine;
 pub mod rules;
+pub mod service;
+pub mod startup;
+pub mod store;
+pub mod telemetry;

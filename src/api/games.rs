@@ -1,0 +1,619 @@
+//! Game endpoints: create, list, read, join, play, the move record, undo,
+//! redo, resign, and the computer's moves and hints.
+
+use std::time::Duration;
+
+use actix_web::http::header::{self, ETag, EntityTag};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+
+use super::auth::{Caller, IfMatch, MaybeCaller, record_game};
+use super::error::{ApiError, Problem, Result, body_error};
+use super::players::page_limit;
+use super::types::{
+    AiMoveRequest, CandidateView, ComputerInfo, CreateGame, GameCreated, GameList, GameListQuery,
+    GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest, MoveView, MovesPlayed,
+    SeatRequest, You,
+};
+use crate::engine::Level;
+use crate::rules::{ForbiddenPolicy, RuleSet, Variant};
+use crate::service::{Game, GameSpec, PlayOutcome, PointInput, SeatSpec, Service, Status};
+
+fn etag(version: i64) -> ETag {
+    ETag(EntityTag::new_strong(version.to_string()))
+}
+
+fn with_etag(
+    mut response: actix_web::HttpResponseBuilder,
+    version: i64,
+    body: impl serde::Serialize,
+) -> HttpResponse {
+    response.insert_header(etag(version)).json(body)
+}
+
+fn moves_played(outcome: &PlayOutcome) -> MovesPlayed {
+    let height = outcome.game.variant.height();
+    MovesPlayed {
+        moves: outcome
+            .moves
+            .iter()
+            .map(|(record, thought)| MoveView::new(record, height, thought.as_ref()))
+            .collect(),
+        game: GameView::from(&outcome.game),
+    }
+}
+
+fn side(n: Option<u32>, what: &str) -> Result<Option<u8>> {
+    n.map(|n| {
+        u8::try_from(n).map_err(|_| ApiError::validation(format!("{what} {n} is far too large")))
+    })
+    .transpose()
+}
+
+/// The rules and seats a create request asks for.
+fn game_spec(body: CreateGame) -> Result<GameSpec> {
+    let rules: RuleSet = body
+        .rules
+        .as_deref()
+        .unwrap_or("freestyle")
+        .parse()
+        .map_err(|e: crate::rules::VariantError| ApiError::validation(e.to_string()))?;
+    let only_for = |present: bool, field: &str, applies: &str| -> Result<()> {
+        if present {
+            Err(ApiError::validation(format!(
+                "{field} applies to {applies} rules only"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    if rules != RuleSet::Custom {
+        only_for(body.width.is_some(), "width", "custom")?;
+        only_for(body.height.is_some(), "height", "custom")?;
+        only_for(body.k.is_some(), "k", "custom")?;
+        only_for(body.overline_wins.is_some(), "overline_wins", "custom")?;
+    }
+    if rules != RuleSet::Renju {
+        only_for(body.forbidden.is_some(), "forbidden", "renju")?;
+    }
+    let board_size = side(body.board_size, "board_size")?;
+    let invalid = |e: crate::rules::VariantError| ApiError::validation(e.to_string());
+    let variant = match rules {
+        RuleSet::Freestyle => Variant::freestyle(board_size.unwrap_or(15)).map_err(invalid)?,
+        RuleSet::Standard => Variant::standard(board_size.unwrap_or(15)).map_err(invalid)?,
+        RuleSet::Renju => {
+            if let Some(size) = board_size.filter(|&s| s != 15) {
+                return Err(invalid(crate::rules::VariantError::RenjuSize {
+                    width: size,
+                    height: size,
+                }));
+            }
+            let policy = match body.forbidden.as_deref() {
+                None | Some("reject") => ForbiddenPolicy::Reject,
+                Some("lose") => ForbiddenPolicy::Lose,
+                Some(other) => {
+                    return Err(ApiError::validation(format!(
+                        "forbidden must be \"reject\" or \"lose\", not {other:?}"
+                    )));
+                }
+            };
+            Variant::renju(policy)
+        }
+        RuleSet::TicTacToe => {
+            if let Some(size) = board_size.filter(|&s| s != 3) {
+                return Err(invalid(crate::rules::VariantError::TicTacToeSize {
+                    width: size,
+                    height: size,
+                }));
+            }
+            Variant::tictactoe()
+        }
+        RuleSet::Custom => {
+            let width = side(body.width, "width")?.or(board_size).ok_or_else(|| {
+                ApiError::validation(
+                    "custom rules need width and height (or board_size for a square board)",
+                )
+            })?;
+            let height = side(body.height, "height")?.or(board_size).unwrap_or(width);
+            let k = side(body.k, "k")?.unwrap_or(5.min(width.max(height)));
+            Variant::custom(width, height, k, body.overline_wins.unwrap_or(false))
+                .map_err(invalid)?
+        }
+    };
+    let seat = |request: Option<SeatRequest>, default: SeatSpec| -> Result<SeatSpec> {
+        match request {
+            None => Ok(default),
+            Some(SeatRequest::Named(name)) => match name.as_str() {
+                "me" => Ok(SeatSpec::Me),
+                "open" => Ok(SeatSpec::Open),
+                other => Err(ApiError::validation(format!(
+                    "a seat is \"me\", \"open\", {{\"player_id\": \"…\"}} or {{\"ai\": \"<level>\"}}, not {other:?}"
+                ))),
+            },
+            Some(SeatRequest::Player { player_id }) => Ok(SeatSpec::Player(player_id)),
+            Some(SeatRequest::Computer { ai }) => Ok(SeatSpec::Computer(parse_level(&ai)?)),
+        }
+    };
+    Ok(GameSpec {
+        variant,
+        black: seat(body.black, SeatSpec::Me)?,
+        white: seat(body.white, SeatSpec::Computer(Level::Intermediate))?,
+    })
+}
+
+fn parse_level(name: &str) -> Result<Level> {
+    name.parse()
+        .map_err(|e: crate::engine::UnknownLevel| ApiError::validation(e.to_string()))
+}
+
+fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
+    match ms {
+        Some(0) => Err(ApiError::validation("time_ms must be at least 1")),
+        other => Ok(other.map(Duration::from_millis)),
+    }
+}
+
+/// Create a game. Without a token a guest player is made for you, and its
+/// token comes back in `you.token`.
+#[utoipa::path(
+    tag = "games",
+    request_body = CreateGame,
+    security((), ("bearer" = [])),
+    responses(
+        (status = 201, description = "The new game (and the computer's first move if it plays black)", body = GameCreated),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A token that fits no player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Rules or seats that cannot be played", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games")]
+pub async fn create_game(
+    service: web::Data<Service>,
+    caller: MaybeCaller,
+    body: web::Bytes,
+) -> Result<HttpResponse> {
+    let body: CreateGame = optional_json(&body)?.unwrap_or_default();
+    let spec = game_spec(body)?;
+    let (outcome, guest) = service.create_game(caller.0, spec).await?;
+    let played = moves_played(&outcome);
+    let player_id = guest
+        .as_ref()
+        .map(|g| g.player.id.clone())
+        .unwrap_or_else(|| outcome.game.created_by.clone());
+    let body = GameCreated {
+        game: played.game,
+        moves: played.moves,
+        you: You {
+            player_id,
+            token: guest.map(|g| g.token.expose().to_string()),
+        },
+    };
+    let mut response = HttpResponse::Created();
+    response.insert_header((header::LOCATION, format!("/v1/games/{}", outcome.game.id)));
+    Ok(with_etag(response, outcome.game.version, body))
+}
+
+/// A JSON body that may also be empty.
+fn optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    serde_json::from_slice(body)
+        .map(Some)
+        .map_err(|e| body_error(&e))
+}
+
+/// List games, newest first, by player and status.
+#[utoipa::path(
+    tag = "games",
+    params(GameListQuery),
+    responses(
+        (status = 200, description = "One page of games", body = GameList),
+        (status = 422, description = "Bad filter, limit or cursor", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games")]
+pub async fn list_games(
+    service: web::Data<Service>,
+    query: web::Query<GameListQuery>,
+) -> Result<web::Json<GameList>> {
+    let limit = page_limit(query.limit)?;
+    let status = query
+        .status
+        .as_deref()
+        .map(|s| {
+            Status::parse(s).ok_or_else(|| {
+                ApiError::validation(format!(
+                    "status must be waiting, in_progress or finished, not {s:?}"
+                ))
+            })
+        })
+        .transpose()?;
+    let list = service
+        .list_games(
+            query.player.as_deref(),
+            status,
+            limit,
+            query.cursor.as_deref(),
+        )
+        .await?;
+    Ok(web::Json(GameList {
+        games: list.games.iter().map(GameSummary::from).collect(),
+        next_cursor: list.next_cursor,
+    }))
+}
+
+/// The whole state of a game. With `Accept: text/plain`, the board as text
+/// with coordinates, for terminals.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "The game's version"))),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}")]
+pub async fn get_game(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let game = service.game(&id).await?;
+    if wants_text(&req) {
+        return Ok(HttpResponse::Ok()
+            .insert_header(etag(game.version))
+            .content_type("text/plain; charset=utf-8")
+            .body(text_board(&game)));
+    }
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        game.version,
+        GameView::from(&game),
+    ))
+}
+
+/// Whether the client prefers plain text to JSON.
+fn wants_text(req: &HttpRequest) -> bool {
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let position = |needle: &str| accept.find(needle);
+    match (position("text/plain"), position("application/json")) {
+        (Some(_), None) => true,
+        (Some(text), Some(json)) => text < json,
+        _ => false,
+    }
+}
+
+fn text_board(game: &Game) -> String {
+    let view = GameView::from(game);
+    let mut out = format!(
+        "{} {}×{} · {} · move {}",
+        view.rules, view.width, view.height, view.mode, view.ply
+    );
+    match (&view.result, view.to_move) {
+        (Some(result), _) => {
+            let winner = result
+                .winner
+                .map_or("draw".to_string(), |w| format!("{w} wins"));
+            out.push_str(&format!(" · {winner} ({})", result.reason));
+        }
+        (None, Some(to_move)) => out.push_str(&format!(" · {to_move} to move")),
+        (None, None) => out.push_str(" · waiting for a player"),
+    }
+    out.push_str(&format!(" · version {}\n", view.version));
+    out.push_str(&game.position.board().diagram(game.position.last_move()));
+    if !view.forbidden.is_empty() {
+        let names: Vec<String> = view
+            .forbidden
+            .iter()
+            .map(|f| format!("{} ({})", f.name, f.kind))
+            .collect();
+        out.push_str(&format!("forbidden for black: {}\n", names.join(", ")));
+    }
+    out
+}
+
+/// Take the open seat of a waiting game.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game, now in progress", body = MovesPlayed),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "SEAT_UNAVAILABLE", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/join")]
+pub async fn join(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let outcome = service.join(&caller.0, &id, if_match.0).await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        outcome.game.version,
+        moves_played(&outcome),
+    ))
+}
+
+/// Play a move: `{"at": "h8"}` or `{"x": 7, "y": 7}`. Against the computer
+/// its reply is played in the same request and both come back.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect, e.g. \"3\"")),
+    request_body = MoveRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The moves played and the game after them", body = MovesPlayed),
+        (status = 400, description = "MALFORMED_JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "OCCUPIED, NOT_YOUR_TURN, GAME_OVER, FORBIDDEN_MOVE or GAME_NOT_STARTED", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "OUT_OF_BOARD or VALIDATION", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "ENGINE_BUSY (the reply waits for a free search too long)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/moves")]
+pub async fn play(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let point = match body.into_inner() {
+        MoveRequest {
+            at: Some(at),
+            x: None,
+            y: None,
+        } => PointInput::Name(at),
+        MoveRequest {
+            at: None,
+            x: Some(x),
+            y: Some(y),
+        } => PointInput::Xy(x, y),
+        _ => {
+            return Err(ApiError::validation(
+                "give the point either as {\"at\": \"h8\"} or as {\"x\": 7, \"y\": 7}",
+            ));
+        }
+    };
+    let outcome = service.play(&caller.0, &id, &point, if_match.0).await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        outcome.game.version,
+        moves_played(&outcome),
+    ))
+}
+
+/// The move record: ply, colour, point, time played and thinking time.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The moves on the board, in order", body = MoveList),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/moves")]
+pub async fn list_moves(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let game = service.moves(&id).await?;
+    let height = game.variant.height();
+    let body = MoveList {
+        game_id: game.id.clone(),
+        version: game.version,
+        moves: game
+            .played()
+            .iter()
+            .map(|r| MoveView::new(r, height, None))
+            .collect(),
+    };
+    Ok(with_etag(HttpResponse::Ok(), game.version, body))
+}
+
+/// Take back a move: one in a local game; the computer's reply and your move
+/// before it against the computer. Also reopens a finished local or computer
+/// game and takes its result out of the scores.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game after the undo", body = GameView),
+        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "NOTHING_TO_UNDO or UNDO_NEEDS_CONSENT (online games)", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/undo")]
+pub async fn undo(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let game = service.undo(&caller.0, &id, if_match.0).await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        game.version,
+        GameView::from(&game),
+    ))
+}
+
+/// Play again what the last undo took back.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game after the redo", body = GameView),
+        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "NOTHING_TO_REDO or GAME_OVER", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/redo")]
+pub async fn redo(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let game = service.redo(&caller.0, &id, if_match.0).await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        game.version,
+        GameView::from(&game),
+    ))
+}
+
+/// Resign: the opponent wins. In a local game the side to move resigns.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The finished game", body = GameView),
+        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "GAME_OVER or GAME_NOT_STARTED", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/resign")]
+pub async fn resign(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let game = service.resign(&caller.0, &id, if_match.0).await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        game.version,
+        GameView::from(&game),
+    ))
+}
+
+/// The computer plays for the side to move: its own seat, or either side of
+/// a local game. The body is optional.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
+    request_body(content = Option<AiMoveRequest>, description = "Optional: level (local games) and thinking time"),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The computer's move and the game after it", body = MovesPlayed),
+        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "NOT_YOUR_TURN (a person is to move), GAME_OVER", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "VALIDATION", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "ENGINE_BUSY, with Retry-After", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/games/{id}/ai-move")]
+pub async fn ai_move(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    if_match: IfMatch,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let body: AiMoveRequest = optional_json(&body)?.unwrap_or_default();
+    let level = body.level.as_deref().map(parse_level).transpose()?;
+    let budget = time_budget(body.time_ms)?;
+    let outcome = service
+        .ai_move(&caller.0, &id, level, budget, if_match.0)
+        .await?;
+    Ok(with_etag(
+        HttpResponse::Ok(),
+        outcome.game.version,
+        moves_played(&outcome),
+    ))
+}
+
+/// The computer's best candidate moves for the side to move, with scores;
+/// nothing is played. Off in online games while they are being played.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), HintQuery),
+    responses(
+        (status = 200, description = "The best candidates, best first", body = Hint),
+        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "GAME_OVER, GAME_NOT_STARTED or HINT_NOT_ALLOWED", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "VALIDATION", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "ENGINE_BUSY, with Retry-After", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/games/{id}/hint")]
+pub async fn hint(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    query: web::Query<HintQuery>,
+) -> Result<HttpResponse> {
+    record_game(&req, &id);
+    let level = query.level.as_deref().map(parse_level).transpose()?;
+    let count = match query.count {
+        None => 5,
+        Some(n @ 1..=10) => n,
+        Some(n) => {
+            return Err(ApiError::validation(format!(
+                "count must be from 1 to 10, not {n}"
+            )));
+        }
+    };
+    let budget = time_budget(query.time_ms)?;
+    let (game, thought) = service.hint(&id, level, budget).await?;
+    let height = game.variant.height();
+    let body = Hint {
+        game_id: game.id.clone(),
+        version: game.version,
+        to_move: game.position.to_move().as_str(),
+        candidates: thought
+            .decision
+            .candidates
+            .iter()
+            .take(count)
+            .map(|c| CandidateView::new(c, height))
+            .collect(),
+        forced_win_in: thought.decision.forced_win_in,
+        computer: ComputerInfo::from(&thought),
+    };
+    Ok(with_etag(HttpResponse::Ok(), game.version, body))
+}

@@ -1,0 +1,143 @@
+//! HTTP: routes, request and response types, errors, auth and the OpenAPI
+//! document. Handlers only translate between HTTP and service calls.
+
+mod auth;
+mod error;
+mod games;
+mod players;
+mod types;
+
+use actix_web::{HttpResponse, get, web};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_swagger_ui::SwaggerUi;
+
+pub use error::{ApiError, Problem};
+
+use crate::service::Service;
+
+/// Largest JSON body accepted.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "gobang",
+        description = "Five-in-a-row (freestyle, standard, renju), tic-tac-toe and k-in-a-row as a service: \
+create games, play moves, play the computer, undo and redo, and keep every player's score.\n\n\
+Points are `{\"x\": 7, \"y\": 7}` (0-based from the top-left) or names like `\"h8\"` \
+(column letter from the left, row number from the bottom). Boards are arrays of rows, top row \
+first: `.` empty, `X` black, `O` white. Every error is `application/problem+json` with a stable `code`.",
+        license(name = "MIT"),
+    ),
+    paths(
+        players::create_player,
+        players::get_player,
+        players::leaderboard,
+        games::create_game,
+        games::list_games,
+        games::get_game,
+        games::join,
+        games::play,
+        games::list_moves,
+        games::undo,
+        games::redo,
+        games::ai_move,
+        games::hint,
+        games::resign,
+        healthz,
+    ),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "players", description = "Players, their tokens and scores"),
+        (name = "games", description = "Games, moves and the computer"),
+        (name = "operations", description = "Health"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("The token returned when the player was created"))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The OpenAPI document as pretty JSON (what `gobang openapi` prints and
+/// `openapi/openapi.json` holds).
+pub fn openapi_json() -> String {
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes")
+}
+
+/// Liveness and database reachability.
+#[utoipa::path(
+    tag = "operations",
+    responses(
+        (status = 200, description = "The server and its database answer", body = types::Health),
+        (status = 503, description = "The database does not answer", body = types::Health),
+    )
+)]
+#[get("/healthz")]
+pub async fn healthz(service: web::Data<Service>) -> HttpResponse {
+    match service.health().await {
+        Ok(()) => HttpResponse::Ok().json(types::Health {
+            status: "ok",
+            database: "ok",
+        }),
+        Err(e) => {
+            tracing::error!(error = %e, "health check failed");
+            HttpResponse::ServiceUnavailable().json(types::Health {
+                status: "degraded",
+                database: "unreachable",
+            })
+        }
+    }
+}
+
+async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::not_found(
+        "no such endpoint: see /docs for the API",
+    ))
+}
+
+/// Registers every route and the extractor settings.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(BODY_LIMIT)
+            .error_handler(error::json_error),
+    )
+    .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
+    .app_data(web::QueryConfig::default().error_handler(error::query_error))
+    .app_data(web::PathConfig::default().error_handler(error::path_error))
+    .service(players::create_player)
+    .service(players::get_player)
+    .service(players::leaderboard)
+    .service(games::create_game)
+    .service(games::list_games)
+    .service(games::get_game)
+    .service(games::join)
+    .service(games::play)
+    .service(games::list_moves)
+    .service(games::undo)
+    .service(games::redo)
+    .service(games::ai_move)
+    .service(games::hint)
+    .service(games::resign)
+    .service(healthz)
+    .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", ApiDoc::openapi()))
+    .service(web::redirect("/docs", "/docs/"))
+    .default_service(web::to(not_found));
+}

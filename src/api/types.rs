@@ -1,0 +1,560 @@
+//! The JSON of the HTTP contract: request bodies, responses, and how the
+//! service's values are shown.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::engine::Candidate;
+use crate::rules::{Color, ForbiddenKind, Point};
+use crate::service::{Game, MoveRecord, Seat, Status, Thought};
+use crate::store::PlayerRow;
+
+/// A point in both spellings: `x`, `y` 0-based from the top-left, and the
+/// renju `name` (column letter from the left, row number from the bottom).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"x": 7, "y": 7, "name": "h8"}))]
+pub struct PointView {
+    pub x: u8,
+    pub y: u8,
+    pub name: String,
+}
+
+impl PointView {
+    pub fn new(p: Point, height: u8) -> Self {
+        PointView {
+            x: p.x,
+            y: p.y,
+            name: p.name(height).to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ada"}))]
+pub struct CreatePlayer {
+    /// 1–40 characters.
+    pub name: String,
+}
+
+/// A new player and their secret token, shown this once.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "p_8fk2m9x1c4v7b3n6q0z5w2e8r1t4y7u0", "name": "Ada", "token": "gbt_4f1c…"}))]
+pub struct PlayerCreated {
+    pub id: String,
+    pub name: String,
+    /// Send as `Authorization: Bearer <token>`. Stored only as a hash: keep it.
+    pub token: String,
+}
+
+/// A player and their cumulative record.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "p_8fk2m9x1c4v7b3n6q0z5w2e8r1t4y7u0", "name": "Ada", "kind": "human", "level": null,
+    "score": 2, "wins": 3, "losses": 1, "draws": 0, "abandoned": 0, "games": 4, "created_at": "2026-11-22T10:00:00Z"}))]
+pub struct PlayerView {
+    pub id: String,
+    pub name: String,
+    /// `human` or `computer`.
+    pub kind: String,
+    /// The computer level, for computer players.
+    pub level: Option<String>,
+    /// +1 a win, −1 a loss, 0 a draw, −3 an abandoned game.
+    pub score: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    pub abandoned: i64,
+    pub games: i64,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<PlayerRow> for PlayerView {
+    fn from(p: PlayerRow) -> Self {
+        PlayerView {
+            id: p.id,
+            name: p.name,
+            kind: p.kind,
+            level: p.level,
+            score: p.score,
+            wins: p.wins,
+            losses: p.losses,
+            draws: p.draws,
+            abandoned: p.abandoned,
+            games: p.games,
+            created_at: p.created_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Leaderboard {
+    /// Players who finished at least one game, best score first.
+    pub players: Vec<PlayerView>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GameListQuery {
+    /// Only games this player sits in.
+    pub player: Option<String>,
+    /// `waiting`, `in_progress` or `finished`.
+    pub status: Option<String>,
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// Who sits in a seat of a new game: `"me"`, `"open"`, `{"player_id": "…"}`
+/// or `{"ai": "<level>"}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum SeatRequest {
+    /// `"me"` (the caller) or `"open"` (anyone may join).
+    #[schema(example = "me")]
+    Named(String),
+    /// Another player, by id.
+    Player { player_id: String },
+    /// A computer level: `beginner` or `intermediate`.
+    Computer { ai: String },
+}
+
+/// A new game. Everything is optional: the default is freestyle on 15×15,
+/// you as black against the intermediate computer.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": "freestyle", "board_size": 15, "black": "me", "white": {"ai": "intermediate"}}))]
+pub struct CreateGame {
+    /// `freestyle` (default), `standard`, `renju`, `tictactoe` or `custom`.
+    pub rules: Option<String>,
+    /// Side of the square board for freestyle and standard, 5–26 (default 15).
+    pub board_size: Option<u32>,
+    /// Custom rules: board width, 3–26.
+    pub width: Option<u32>,
+    /// Custom rules: board height, 3–26.
+    pub height: Option<u32>,
+    /// Custom rules: stones in a row to win, 3 to the longer side.
+    pub k: Option<u32>,
+    /// Custom rules: whether more than k in a row wins (default false).
+    pub overline_wins: Option<bool>,
+    /// Renju: `reject` (default; a forbidden move is refused) or `lose`
+    /// (tournament rule: black loses by playing it).
+    pub forbidden: Option<String>,
+    /// Default `"me"`.
+    pub black: Option<SeatRequest>,
+    /// Default `{"ai": "intermediate"}`.
+    pub white: Option<SeatRequest>,
+}
+
+/// A move: `{"at": "h8"}` or `{"x": 7, "y": 7}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"at": "h8"}))]
+pub struct MoveRequest {
+    /// The point's renju name, e.g. `h8`.
+    pub at: Option<String>,
+    /// 0-based from the left.
+    pub x: Option<i64>,
+    /// 0-based from the top.
+    pub y: Option<i64>,
+}
+
+/// Optional settings for `ai-move`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"level": "intermediate", "time_ms": 500}))]
+pub struct AiMoveRequest {
+    /// In a local game, the level that plays (default intermediate); in
+    /// other games the computer seat's own level plays.
+    pub level: Option<String>,
+    /// Thinking time, capped by the server's limit.
+    pub time_ms: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct HintQuery {
+    /// The level that looks (default intermediate).
+    pub level: Option<String>,
+    /// How many candidates, 1–10 (default 5).
+    pub count: Option<usize>,
+    /// Thinking time, capped by the server's limit.
+    pub time_ms: Option<u64>,
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatView {
+    /// `human`, `computer` or `open`.
+    pub kind: &'static str,
+    pub player_id: Option<String>,
+    pub name: Option<String>,
+    /// The computer level, for computer seats.
+    pub level: Option<String>,
+}
+
+impl From<&Seat> for SeatView {
+    fn from(seat: &Seat) -> Self {
+        match seat {
+            Seat::Open => SeatView {
+                kind: "open",
+                player_id: None,
+                name: None,
+                level: None,
+            },
+            Seat::Human { id, name } => SeatView {
+                kind: "human",
+                player_id: Some(id.clone()),
+                name: Some(name.clone()),
+                level: None,
+            },
+            Seat::Computer { id, name, level } => SeatView {
+                kind: "computer",
+                player_id: Some(id.clone()),
+                name: Some(name.clone()),
+                level: Some(level.to_string()),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Seats {
+    pub black: SeatView,
+    pub white: SeatView,
+}
+
+/// How a game ended.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResultView {
+    /// `black`, `white`, or null for a draw.
+    pub winner: Option<&'static str>,
+    /// `five`, `forbidden`, `resign` or `board_full`.
+    pub reason: &'static str,
+    /// The points of the winning row, in order (empty when none).
+    pub winning_line: Vec<PointView>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ForbiddenPoint {
+    pub x: u8,
+    pub y: u8,
+    pub name: String,
+    /// `double_three`, `double_four` or `overline`.
+    pub kind: &'static str,
+}
+
+/// The whole state of a game.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "id": "g_2h7k9m3p5r8t1v4x6z0b2d5f7h9k1m3p", "rules": "freestyle", "width": 15, "height": 15, "k": 5,
+    "overline_wins": true, "forbidden_policy": null,
+    "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6q0z5w2e8r1t4y7u0", "name": "Ada", "level": null},
+              "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
+    "mode": "ai",
+    "board": ["...............", "...............", "...............", "...............", "...............",
+              "...............", ".......O.......", ".......X.......", "...............", "...............",
+              "...............", "...............", "...............", "...............", "..............."],
+    "ply": 2, "to_move": "black", "status": "in_progress", "result": null,
+    "last_move": {"x": 7, "y": 6, "name": "h9"}, "forbidden": [], "can_undo": true, "can_redo": false, "version": 3,
+    "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:05Z"
+}))]
+pub struct GameView {
+    pub id: String,
+    /// `freestyle`, `standard`, `renju`, `tictactoe` or `custom`.
+    pub rules: &'static str,
+    pub width: u8,
+    pub height: u8,
+    /// Stones in a row that win.
+    pub k: u8,
+    /// Whether more than k in a row wins (for white in renju: always).
+    pub overline_wins: bool,
+    /// Renju: `reject` or `lose`.
+    pub forbidden_policy: Option<&'static str>,
+    pub seats: Seats,
+    /// `local`, `ai`, `online` or `ai_vs_ai`.
+    pub mode: &'static str,
+    /// Rows top first: `.` empty, `X` black, `O` white.
+    pub board: Vec<String>,
+    /// Moves on the board.
+    pub ply: usize,
+    /// `black` or `white` while the game is in progress.
+    pub to_move: Option<&'static str>,
+    /// `waiting`, `in_progress` or `finished`.
+    pub status: &'static str,
+    pub result: Option<ResultView>,
+    pub last_move: Option<PointView>,
+    /// Renju, black to move: the points black may not play.
+    pub forbidden: Vec<ForbiddenPoint>,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// Raised by every change; also the ETag.
+    pub version: i64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+fn color_name(c: Color) -> &'static str {
+    c.as_str()
+}
+
+impl From<&Game> for GameView {
+    fn from(game: &Game) -> Self {
+        GameView::build(game, true)
+    }
+}
+
+impl GameView {
+    /// The view of `game`; black's forbidden points only when asked for,
+    /// since they take some work to find.
+    fn build(game: &Game, with_forbidden: bool) -> Self {
+        let height = game.variant.height();
+        let forbidden = if with_forbidden && game.status == Status::InProgress {
+            game.position.forbidden_points()
+        } else {
+            Vec::new()
+        };
+        GameView {
+            id: game.id.clone(),
+            rules: game.variant.rule_set().as_str(),
+            width: game.variant.width(),
+            height,
+            k: game.variant.k(),
+            overline_wins: game.variant.overline_wins(Color::White),
+            forbidden_policy: game.variant.forbidden_policy().map(|p| match p {
+                crate::rules::ForbiddenPolicy::Reject => "reject",
+                crate::rules::ForbiddenPolicy::Lose => "lose",
+            }),
+            seats: Seats {
+                black: (&game.black).into(),
+                white: (&game.white).into(),
+            },
+            mode: game.mode().as_str(),
+            board: game.position.board().rows(),
+            ply: game.position.moves().len(),
+            to_move: game.to_move().map(color_name),
+            status: game.status.as_str(),
+            result: game.result.as_ref().map(|r| ResultView {
+                winner: r.winner.map(color_name),
+                reason: r.reason.as_str(),
+                winning_line: r
+                    .winning_line
+                    .iter()
+                    .map(|&p| PointView::new(p, height))
+                    .collect(),
+            }),
+            last_move: game.position.last_move().map(|p| PointView::new(p, height)),
+            forbidden: forbidden
+                .into_iter()
+                .map(|(p, kind): (Point, ForbiddenKind)| ForbiddenPoint {
+                    x: p.x,
+                    y: p.y,
+                    name: p.name(height).to_string(),
+                    kind: kind.as_str(),
+                })
+                .collect(),
+            can_undo: game.can_undo(),
+            can_redo: game.can_redo(),
+            version: game.version,
+            created_at: game.created_at,
+            updated_at: game.updated_at,
+        }
+    }
+}
+
+/// A game in a listing: the state without the board.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub rules: &'static str,
+    pub width: u8,
+    pub height: u8,
+    pub seats: Seats,
+    pub mode: &'static str,
+    pub ply: usize,
+    pub to_move: Option<&'static str>,
+    pub status: &'static str,
+    pub result: Option<ResultView>,
+    pub version: i64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&Game> for GameSummary {
+    fn from(game: &Game) -> Self {
+        let GameView {
+            id,
+            rules,
+            width,
+            height,
+            seats,
+            mode,
+            ply,
+            to_move,
+            status,
+            result,
+            version,
+            created_at,
+            updated_at,
+            ..
+        } = GameView::build(game, false);
+        GameSummary {
+            id,
+            rules,
+            width,
+            height,
+            seats,
+            mode,
+            ply,
+            to_move,
+            status,
+            result,
+            version,
+            created_at,
+            updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// What the computer spent on a move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ComputerInfo {
+    pub level: String,
+    pub time_ms: u64,
+    /// Search depth reached, in plies.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl From<&Thought> for ComputerInfo {
+    fn from(t: &Thought) -> Self {
+        ComputerInfo {
+            level: t.level.to_string(),
+            time_ms: t.elapsed.as_millis() as u64,
+            depth: t.decision.depth,
+            nodes: t.decision.nodes,
+        }
+    }
+}
+
+/// One move of the record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveView {
+    /// 1-based.
+    pub ply: usize,
+    /// `black` or `white`.
+    pub color: &'static str,
+    pub point: PointView,
+    pub played_at: DateTime<Utc>,
+    /// Time from getting the turn to playing.
+    pub thinking_ms: i64,
+    /// For a move the computer just chose: how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerInfo>,
+}
+
+impl MoveView {
+    pub fn new(record: &MoveRecord, height: u8, thought: Option<&Thought>) -> Self {
+        MoveView {
+            ply: record.ply,
+            color: record.color.as_str(),
+            point: PointView::new(record.point, height),
+            played_at: record.played_at,
+            thinking_ms: record.thinking_ms,
+            computer: thought.map(ComputerInfo::from),
+        }
+    }
+}
+
+/// The moves a request played and the game after them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MovesPlayed {
+    /// Your move, then the computer's reply when it played one.
+    pub moves: Vec<MoveView>,
+    pub game: GameView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveList {
+    pub game_id: String,
+    pub version: i64,
+    pub moves: Vec<MoveView>,
+}
+
+/// Who you are in a game you just created.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct You {
+    pub player_id: String,
+    /// Only when a guest player was just made for you: keep it, it is shown once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// A new game: its state, the computer's opening move if it plays black,
+/// and who you are.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameCreated {
+    pub game: GameView,
+    pub moves: Vec<MoveView>,
+    pub you: You,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CandidateView {
+    pub x: u8,
+    pub y: u8,
+    pub name: String,
+    /// Higher is better for the side to move.
+    pub score: i64,
+}
+
+impl CandidateView {
+    pub fn new(c: &Candidate, height: u8) -> Self {
+        CandidateView {
+            x: c.point.x,
+            y: c.point.y,
+            name: c.point.name(height).to_string(),
+            score: c.score,
+        }
+    }
+}
+
+/// The computer's view of the position: best candidates first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Hint {
+    pub game_id: String,
+    pub version: i64,
+    /// `black` or `white`: whom the hint is for.
+    pub to_move: &'static str,
+    pub candidates: Vec<CandidateView>,
+    /// Plies to a forced win for the side to move, when one was found.
+    pub forced_win_in: Option<u32>,
+    pub computer: ComputerInfo,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: &'static str,
+    /// `ok` when the database answered.
+    pub database: &'static str,
+}

@@ -1,0 +1,102 @@
+//! Running the engine for the server: on the blocking pool, never on an
+//! async worker, with at most a configured number of searches at once and a
+//! time budget no request can exceed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+use super::error::{Result, ServiceError};
+use crate::engine::{self, Decision, Level, Limits};
+use crate::rules::Position;
+
+/// How the server lets the computer think.
+#[derive(Clone, Debug)]
+pub struct ComputerConfig {
+    /// Searches running at once; more requests wait.
+    pub max_concurrent: usize,
+    /// How long a request waits for a free search before a 503.
+    pub queue_timeout: Duration,
+    /// Thinking time per move when a request names none.
+    pub default_budget: Duration,
+    /// The most thinking time a request may ask for.
+    pub max_budget: Duration,
+}
+
+impl Default for ComputerConfig {
+    fn default() -> Self {
+        ComputerConfig {
+            max_concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_timeout: Duration::from_secs(10),
+            default_budget: Duration::from_secs(1),
+            max_budget: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A finished search, with the time it took.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    pub level: Level,
+    pub decision: Decision,
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct Computer {
+    config: ComputerConfig,
+    permits: Arc<Semaphore>,
+}
+
+impl Computer {
+    pub fn new(config: ComputerConfig) -> Computer {
+        let permits = Arc::new(Semaphore::new(config.max_concurrent.max(1)));
+        Computer { config, permits }
+    }
+
+    pub fn config(&self) -> &ComputerConfig {
+        &self.config
+    }
+
+    /// The budget for a request asking for `requested` (capped by configuration).
+    pub fn budget(&self, requested: Option<Duration>) -> Duration {
+        requested
+            .unwrap_or(self.config.default_budget)
+            .min(self.config.max_budget)
+    }
+
+    /// Thinks about `position` at `level`; `None` when there is no move.
+    pub async fn think(
+        &self,
+        position: Position,
+        level: Level,
+        budget: Duration,
+        seed: u64,
+    ) -> Result<Option<Thought>> {
+        let wait = self.config.queue_timeout;
+        let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| ServiceError::EngineBusy {
+                retry_after_secs: wait.as_secs().max(1),
+            })?
+            .map_err(|_| ServiceError::Internal("the engine pool is closed".into()))?;
+        let limits = Limits {
+            time: budget,
+            nodes: None,
+            seed,
+        };
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let started = Instant::now();
+            let decision = engine::think(&position, level, &limits)?;
+            Some(Thought {
+                level,
+                decision,
+                elapsed: started.elapsed(),
+            })
+        })
+        .await
+        .map_err(|e| ServiceError::Internal(format!("the engine task failed: {e}")))
+    }
+}

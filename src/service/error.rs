@@ -1,0 +1,63 @@
+//! What a use case can refuse, and why. The HTTP layer gives each a status
+//! and a stable code; the messages here are written for the person calling.
+
+use crate::rules::{Color, ForbiddenKind, Point};
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("no {what} with id {id:?}")]
+    NotFound { what: &'static str, id: String },
+    #[error("{0}")]
+    Validation(String),
+    #[error("{0}")]
+    OutOfBoard(String),
+    #[error("{point_name} is already taken by {by}: choose an empty point")]
+    Occupied {
+        point: Point,
+        point_name: String,
+        by: Color,
+    },
+    #[error("{point_name} is forbidden for black ({kind}): choose another point")]
+    Forbidden {
+        point: Point,
+        point_name: String,
+        kind: ForbiddenKind,
+    },
+    #[error("{0}")]
+    NotYourTurn(String),
+    #[error("the game is over; start a new one (or undo, in local and computer games)")]
+    GameOver,
+    #[error("the game has not started: it is waiting for a player to join the open seat")]
+    NotStarted,
+    #[error("{0}")]
+    NothingToUndo(String),
+    #[error("there is nothing to redo")]
+    NothingToRedo,
+    #[error(
+        "in an online game a move can only be taken back with the opponent's consent, and takeback requests are not available yet"
+    )]
+    UndoNeedsConsent,
+    #[error("{0}")]
+    SeatUnavailable(String),
+    #[error("{0}")]
+    HintNotAllowed(String),
+    #[error("the game is at version {current}, not {expected}: reload it and try again")]
+    VersionMismatch { expected: i64, current: i64 },
+    #[error(
+        "a bearer token is required: send \"Authorization: Bearer <token>\" with the token you got when the player was created"
+    )]
+    Unauthorized,
+    #[error("that token belongs to no player: use the token returned when your player was created")]
+    BadToken,
+    #[error("you are not a player of this game")]
+    NotAPlayer,
+    #[error("the computer is busy with other games; try again in a moment")]
+    EngineBusy { retry_after_secs: u64 },
+    #[error("internal error")]
+    Store(#[from] StoreError),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

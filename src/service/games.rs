@@ -1,0 +1,718 @@
+//! Game use cases: create, read, list, join, play, undo, redo, resign, and
+//! the computer's moves and hints.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use super::cursor;
+use super::error::{Result, ServiceError};
+use super::game::{Game, GameResult, Mode, MoveRecord, Reason, Seat, Status};
+use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
+use super::{Service, Thought, random_id};
+use crate::engine::Level;
+use crate::rules::{Color, PlayError, Point, PointError, Position, Variant, parse_point};
+use crate::store::{self, Conn, GameFilter, PlayerRow, ScoreChange, StoreError};
+
+/// Who should sit in a seat of a new game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatSpec {
+    /// The caller.
+    Me,
+    /// Anyone may join later.
+    Open,
+    /// A given player.
+    Player(String),
+    /// A computer level.
+    Computer(Level),
+}
+
+/// A new game: its rules and who sits where.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    pub variant: Variant,
+    pub black: SeatSpec,
+    pub white: SeatSpec,
+}
+
+/// A point as a client sent it: a name like `h8`, or coordinates that may
+/// be anything a JSON number can be.
+#[derive(Clone, Debug)]
+pub enum PointInput {
+    Name(String),
+    Xy(i64, i64),
+}
+
+/// What an action did: the game after it, and the moves it played (with the
+/// computer's thinking for its moves).
+#[derive(Clone, Debug)]
+pub struct PlayOutcome {
+    pub game: Game,
+    pub moves: Vec<(MoveRecord, Option<Thought>)>,
+}
+
+/// One page of games.
+#[derive(Clone, Debug)]
+pub struct GameList {
+    pub games: Vec<Game>,
+    pub next_cursor: Option<String>,
+}
+
+/// What a game looked like before an action, to know what to write.
+struct Before {
+    version: i64,
+    records: Vec<MoveRecord>,
+    scored: bool,
+    result: Option<GameResult>,
+}
+
+fn commit_error(e: sqlx::Error) -> ServiceError {
+    ServiceError::Store(StoreError::from(e))
+}
+
+fn thinking_ms(since: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
+    (now - since).num_milliseconds().max(0)
+}
+
+/// Loads a whole game, or says there is none.
+async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
+    let row = store::game_by_id(conn, id)
+        .await?
+        .ok_or_else(|| ServiceError::NotFound {
+            what: "game",
+            id: id.to_string(),
+        })?;
+    let mut seat = async |player: &Option<String>| -> Result<Option<PlayerRow>> {
+        match player {
+            Some(pid) => Ok(store::player_by_id(conn, pid).await?),
+            None => Ok(None),
+        }
+    };
+    let black = seat(&row.black_id).await?;
+    let white = seat(&row.white_id).await?;
+    let moves = store::moves(conn, id).await?;
+    Game::from_rows(row, black, white, moves)
+}
+
+/// Writes what an action changed: the game row (one version up), the move
+/// record, and the scores when the result came or went.
+async fn save(tx: &mut Conn, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
+    game.version = before.version + 1;
+    game.updated_at = now;
+    if !store::update_game(tx, &game.to_row(), before.version).await? {
+        return Err(ServiceError::VersionMismatch {
+            expected: before.version,
+            current: before.version + 1,
+        });
+    }
+    let common = before
+        .records
+        .iter()
+        .zip(&game.records)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common < before.records.len() {
+        store::delete_moves_from(tx, &game.id, common as i64 + 1).await?;
+    }
+    for record in &game.records[common..] {
+        let row = store::MoveRow {
+            ply: record.ply as i64,
+            x: record.point.x as i64,
+            y: record.point.y as i64,
+            color: record.color.as_str().to_string(),
+            played_at: record.played_at,
+            thinking_ms: record.thinking_ms,
+        };
+        store::insert_move(tx, &game.id, &row).await?;
+    }
+    match (before.scored, game.scored) {
+        (true, false) => apply_result(tx, game, before.result.as_ref(), -1).await?,
+        (false, true) => apply_result(tx, game, game.result.as_ref(), 1).await?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Counts (`sign` 1) or takes back (`sign` -1) a result in both players' scores.
+async fn apply_result(
+    tx: &mut Conn,
+    game: &Game,
+    result: Option<&GameResult>,
+    sign: i64,
+) -> Result<()> {
+    let Some(result) = result else { return Ok(()) };
+    for color in [Color::Black, Color::White] {
+        let Some(id) = game.seat(color).player_id() else {
+            continue;
+        };
+        let change = match result.winner {
+            None => ScoreChange::Draw,
+            Some(w) if w == color => ScoreChange::Win,
+            Some(_) => ScoreChange::Loss,
+        };
+        store::apply_score(tx, id, change, sign).await?;
+    }
+    Ok(())
+}
+
+/// Ends the game with `result`; scored unless one person held both seats.
+fn finish(game: &mut Game, result: GameResult) {
+    game.status = Status::Finished;
+    game.scored = game.mode() != Mode::Local;
+    game.result = Some(result);
+}
+
+fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
+    match if_match {
+        Some(expected) if expected != game.version => Err(ServiceError::VersionMismatch {
+            expected,
+            current: game.version,
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn point_name(game: &Game, p: Point) -> String {
+    p.name(game.variant.height()).to_string()
+}
+
+/// The point a client named, checked against the board.
+fn resolve_point(game: &Game, input: &PointInput) -> Result<Point> {
+    let (w, h) = (game.variant.width(), game.variant.height());
+    match input {
+        PointInput::Name(name) => parse_point(name, w, h).map_err(|e| match e {
+            PointError::Syntax { .. } => ServiceError::Validation(e.to_string()),
+            _ => ServiceError::OutOfBoard(e.to_string()),
+        }),
+        PointInput::Xy(x, y) => {
+            if (0..w as i64).contains(x) && (0..h as i64).contains(y) {
+                Ok(Point::new(*x as u8, *y as u8))
+            } else {
+                Err(ServiceError::OutOfBoard(format!(
+                    "({x}, {y}) is off the {w}×{h} board (x goes from 0 to {}, y from 0 to {})",
+                    w - 1,
+                    h - 1
+                )))
+            }
+        }
+    }
+}
+
+/// Plays `p` for the side to move and records it.
+fn apply_move(
+    game: &mut Game,
+    p: Point,
+    thinking_ms: i64,
+    now: DateTime<Utc>,
+) -> Result<MoveRecord> {
+    let color = game.position.to_move();
+    let outcome = game.position.play(p).map_err(|e| match e {
+        PlayError::Occupied { point, by } => ServiceError::Occupied {
+            point,
+            point_name: point_name(game, point),
+            by,
+        },
+        PlayError::Forbidden { point, kind } => ServiceError::Forbidden {
+            point,
+            point_name: point_name(game, point),
+            kind,
+        },
+        PlayError::GameOver => ServiceError::GameOver,
+        PlayError::OutOfBoard(e) => ServiceError::OutOfBoard(e.to_string()),
+    })?;
+    let ply = game.position.moves().len();
+    let record = MoveRecord {
+        ply,
+        color,
+        point: p,
+        played_at: now,
+        thinking_ms,
+    };
+    game.records.truncate(ply - 1);
+    game.records.push(record.clone());
+    game.turn_started_at = now;
+    if let Some(outcome) = outcome {
+        finish(game, GameResult::from_outcome(&outcome));
+    }
+    Ok(record)
+}
+
+/// The seat colours `caller` holds, or why they may not act.
+fn seats_of(game: &Game, caller: &PlayerRow) -> Result<Vec<Color>> {
+    let seats = game.seats_of(&caller.id);
+    if seats.is_empty() {
+        return Err(ServiceError::NotAPlayer);
+    }
+    Ok(seats)
+}
+
+fn require_in_progress(game: &Game) -> Result<()> {
+    match game.status {
+        Status::Waiting => Err(ServiceError::NotStarted),
+        Status::Finished => Err(ServiceError::GameOver),
+        Status::InProgress => Ok(()),
+    }
+}
+
+/// The colour `caller` moves with now, or why they may not move.
+fn require_turn(game: &Game, caller: &PlayerRow) -> Result<Color> {
+    let seats = seats_of(game, caller)?;
+    require_in_progress(game)?;
+    let to_move = game.position.to_move();
+    if seats.contains(&to_move) {
+        return Ok(to_move);
+    }
+    Err(ServiceError::NotYourTurn(match game.seat(to_move) {
+        Seat::Computer { .. } => format!(
+            "it is {to_move}'s turn and the computer plays {to_move}: POST /v1/games/{}/ai-move",
+            game.id
+        ),
+        Seat::Human { name, .. } => format!("it is {to_move}'s turn ({name} plays {to_move})"),
+        Seat::Open => format!("it is {to_move}'s turn"),
+    }))
+}
+
+impl Service {
+    /// Runs `action` on game `id` in one write transaction and saves what it
+    /// changed. `If-Match` is checked against the stored version.
+    async fn act<T>(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        action: impl FnOnce(&mut Game, DateTime<Utc>) -> Result<T>,
+    ) -> Result<(Game, T)> {
+        let mut tx = self.store.write().await?;
+        let mut game = load(&mut tx, id).await?;
+        check_version(&game, if_match)?;
+        let before = Before {
+            version: game.version,
+            records: game.records.clone(),
+            scored: game.scored,
+            result: game.result.clone(),
+        };
+        let now = Utc::now();
+        let value = action(&mut game, now)?;
+        save(&mut tx, &before, &mut game, now).await?;
+        tx.commit().await.map_err(commit_error)?;
+        Ok((game, value))
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Game> {
+        let mut conn = self.store.read().await?;
+        load(&mut conn, id).await
+    }
+
+    /// Creates a game; without a caller a guest player is made and returned.
+    pub async fn create_game(
+        &self,
+        caller: Option<PlayerRow>,
+        spec: GameSpec,
+    ) -> Result<(PlayOutcome, Option<NewlyCreated>)> {
+        let mut tx = self.store.write().await?;
+        let (caller, guest) = match caller {
+            Some(player) => (player, None),
+            None => {
+                let suffix = random_id("");
+                let name = PlayerName::parse(&format!("Guest {}", &suffix[..6]))?;
+                let created = create_player_in(&mut tx, &name).await?;
+                (created.player.clone(), Some(created))
+            }
+        };
+        let black = resolve_seat(&mut tx, &caller, &spec.black).await?;
+        let white = resolve_seat(&mut tx, &caller, &spec.white).await?;
+        let caller_seated = [&black, &white]
+            .iter()
+            .any(|s| s.player_id() == Some(caller.id.as_str()));
+        let both_computers = black.is_computer() && white.is_computer();
+        if !caller_seated && !both_computers {
+            return Err(ServiceError::Validation(
+                "you must sit in one of the seats: use \"me\" for black or white (or two computer levels to watch them play)".into(),
+            ));
+        }
+        if black == Seat::Open && white == Seat::Open {
+            return Err(ServiceError::Validation(
+                "at most one seat can be open".into(),
+            ));
+        }
+        let now = Utc::now();
+        let status = if black == Seat::Open || white == Seat::Open {
+            Status::Waiting
+        } else {
+            Status::InProgress
+        };
+        let game = Game {
+            id: random_id("g_"),
+            variant: spec.variant,
+            black,
+            white,
+            created_by: caller.id.clone(),
+            status,
+            result: None,
+            position: Position::new(spec.variant),
+            records: Vec::new(),
+            scored: false,
+            version: 1,
+            seed: rand::random::<u64>() >> 1,
+            created_at: now,
+            updated_at: now,
+            turn_started_at: now,
+        };
+        store::insert_game(&mut tx, &game.to_row()).await?;
+        tx.commit().await.map_err(commit_error)?;
+        let mut outcome = PlayOutcome {
+            game,
+            moves: Vec::new(),
+        };
+        self.computer_replies(&mut outcome).await?;
+        Ok((outcome, guest))
+    }
+
+    /// Games newest first, filtered by player and status.
+    pub async fn list_games(
+        &self,
+        player_id: Option<&str>,
+        status: Option<Status>,
+        limit: i64,
+        cursor: Option<&str>,
+    ) -> Result<GameList> {
+        let after = cursor
+            .map(|c| {
+                let (micros, id) = cursor::decode(c)?;
+                let time = DateTime::from_timestamp_micros(micros).ok_or_else(|| {
+                    ServiceError::Validation("cursor is not one this server returned".into())
+                })?;
+                Ok::<_, ServiceError>((time, id))
+            })
+            .transpose()?;
+        let mut conn = self.store.read().await?;
+        let filter = GameFilter {
+            player_id,
+            status: status.map(Status::as_str),
+            after: after.as_ref().map(|(t, id)| (*t, id.as_str())),
+            limit: limit + 1,
+        };
+        let rows = store::list_games(&mut conn, &filter).await?;
+        let more = rows.len() as i64 > limit;
+        let mut games = Vec::with_capacity(rows.len());
+        for row in rows.into_iter().take(limit as usize) {
+            games.push(load(&mut conn, &row.id).await?);
+        }
+        let next_cursor = more
+            .then(|| games.last())
+            .flatten()
+            .map(|g| cursor::encode(g.created_at.timestamp_micros(), &g.id));
+        Ok(GameList { games, next_cursor })
+    }
+
+    /// The moves on the board, in order, and the game they belong to.
+    pub async fn moves(&self, id: &str) -> Result<Game> {
+        self.game(id).await
+    }
+
+    /// Takes the open seat.
+    pub async fn join(
+        &self,
+        caller: &PlayerRow,
+        id: &str,
+        if_match: Option<i64>,
+    ) -> Result<PlayOutcome> {
+        let (game, ()) = self
+            .act(id, if_match, |game, now| {
+                if game.status != Status::Waiting {
+                    return Err(ServiceError::SeatUnavailable(
+                        "this game has no open seat".into(),
+                    ));
+                }
+                if !game.seats_of(&caller.id).is_empty() {
+                    return Err(ServiceError::SeatUnavailable(
+                        "you already sit in this game".into(),
+                    ));
+                }
+                let open = [Color::Black, Color::White]
+                    .into_iter()
+                    .find(|&c| *game.seat(c) == Seat::Open)
+                    .ok_or_else(|| {
+                        ServiceError::SeatUnavailable("this game has no open seat".into())
+                    })?;
+                *game.seat_mut(open) = Seat::Human {
+                    id: caller.id.clone(),
+                    name: caller.name.clone(),
+                };
+                game.status = Status::InProgress;
+                game.turn_started_at = now;
+                Ok(())
+            })
+            .await?;
+        let mut outcome = PlayOutcome {
+            game,
+            moves: Vec::new(),
+        };
+        self.computer_replies(&mut outcome).await?;
+        Ok(outcome)
+    }
+
+    /// Plays the caller's move; against the computer, its reply follows.
+    pub async fn play(
+        &self,
+        caller: &PlayerRow,
+        id: &str,
+        point: &PointInput,
+        if_match: Option<i64>,
+    ) -> Result<PlayOutcome> {
+        let (game, record) = self
+            .act(id, if_match, |game, now| {
+                require_turn(game, caller)?;
+                let p = resolve_point(game, point)?;
+                apply_move(game, p, thinking_ms(game.turn_started_at, now), now)
+            })
+            .await?;
+        let mut outcome = PlayOutcome {
+            game,
+            moves: vec![(record, None)],
+        };
+        self.computer_replies(&mut outcome).await?;
+        Ok(outcome)
+    }
+
+    /// In a game against the computer, plays the computer's moves while it is
+    /// to move. Stops quietly if someone else changed the game meanwhile.
+    async fn computer_replies(&self, outcome: &mut PlayOutcome) -> Result<()> {
+        while outcome.game.mode() == Mode::Ai && outcome.game.status == Status::InProgress {
+            let to_move = outcome.game.position.to_move();
+            let Some(level) = outcome.game.seat(to_move).level() else {
+                break;
+            };
+            let budget = self.computer.budget(None);
+            match self.computer_move(&outcome.game, level, budget).await {
+                Ok((game, record, thought)) => {
+                    outcome.game = game;
+                    outcome.moves.push((record, Some(thought)));
+                }
+                Err(ServiceError::VersionMismatch { .. }) => {
+                    outcome.game = self.game(&outcome.game.id).await?;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Thinks for the side to move of `game` (outside any transaction), then
+    /// plays the move if the game is still where it was.
+    async fn computer_move(
+        &self,
+        game: &Game,
+        level: Level,
+        budget: Duration,
+    ) -> Result<(Game, MoveRecord, Thought)> {
+        let seed =
+            game.seed ^ (game.position.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let thought = self
+            .computer
+            .think(game.position.clone(), level, budget, seed)
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Internal("the computer found no move in a game in progress".into())
+            })?;
+        let point = thought.decision.point;
+        let ms = thought.elapsed.as_millis() as i64;
+        let (game, record) = self
+            .act(&game.id, Some(game.version), |game, now| {
+                apply_move(game, point, ms, now)
+            })
+            .await?;
+        Ok((game, record, thought))
+    }
+
+    /// The computer plays for the side to move: its own seat, or either side
+    /// of a local game (at `level`, default intermediate).
+    pub async fn ai_move(
+        &self,
+        caller: &PlayerRow,
+        id: &str,
+        level: Option<Level>,
+        budget: Option<Duration>,
+        if_match: Option<i64>,
+    ) -> Result<PlayOutcome> {
+        let game = self.game(id).await?;
+        check_version(&game, if_match)?;
+        let seats = game.seats_of(&caller.id);
+        if seats.is_empty() && !(game.mode() == Mode::AiVsAi && game.created_by == caller.id) {
+            return Err(ServiceError::NotAPlayer);
+        }
+        require_in_progress(&game)?;
+        let to_move = game.position.to_move();
+        let level = match (game.seat(to_move), game.mode()) {
+            (
+                Seat::Computer {
+                    level: seat_level, ..
+                },
+                _,
+            ) => match level {
+                Some(asked) if asked != *seat_level => {
+                    return Err(ServiceError::Validation(format!(
+                        "{to_move} is played by the {seat_level} level here, not {asked}: leave level out"
+                    )));
+                }
+                _ => *seat_level,
+            },
+            (_, Mode::Local) => level.unwrap_or(Level::Intermediate),
+            _ => {
+                return Err(ServiceError::NotYourTurn(format!(
+                    "it is {to_move}'s turn, played by a person, not the computer"
+                )));
+            }
+        };
+        let budget = self.computer.budget(budget);
+        let (game, record, thought) = self.computer_move(&game, level, budget).await?;
+        Ok(PlayOutcome {
+            game,
+            moves: vec![(record, Some(thought))],
+        })
+    }
+
+    /// The computer's best candidates for the side to move, nothing played.
+    pub async fn hint(
+        &self,
+        id: &str,
+        level: Option<Level>,
+        budget: Option<Duration>,
+    ) -> Result<(Game, Thought)> {
+        let game = self.game(id).await?;
+        require_in_progress(&game)?;
+        if game.mode() == Mode::Online {
+            return Err(ServiceError::HintNotAllowed(
+                "hints are off in online games while they are being played".into(),
+            ));
+        }
+        let level = level.unwrap_or(Level::Intermediate);
+        let budget = self.computer.budget(budget);
+        let seed = game.seed ^ 0x5EED;
+        let thought = self
+            .computer
+            .think(game.position.clone(), level, budget, seed)
+            .await?
+            .ok_or(ServiceError::GameOver)?;
+        Ok((game, thought))
+    }
+
+    /// Takes back one move (local), or the computer's reply and the move
+    /// before it (against the computer); reopens a finished game.
+    pub async fn undo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
+        let (game, ()) = self
+            .act(id, if_match, |game, now| {
+                seats_of(game, caller)?;
+                let count = match game.mode() {
+                    Mode::Online => return Err(ServiceError::UndoNeedsConsent),
+                    Mode::AiVsAi => {
+                        return Err(ServiceError::NothingToUndo(
+                            "undo is for games a person plays".into(),
+                        ));
+                    }
+                    _ if game.status == Status::Waiting => return Err(ServiceError::NotStarted),
+                    Mode::Local => usize::from(game.position.can_undo()),
+                    Mode::Ai => game.undo_count().unwrap_or(0),
+                };
+                if count == 0 {
+                    return Err(ServiceError::NothingToUndo(
+                        "there is no move of yours to take back".into(),
+                    ));
+                }
+                for _ in 0..count {
+                    game.position.undo();
+                }
+                if game.status == Status::Finished {
+                    game.status = Status::InProgress;
+                    game.result = None;
+                    game.scored = false;
+                }
+                game.turn_started_at = now;
+                Ok(())
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// Plays again what undo took back (the same number of moves).
+    pub async fn redo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
+        let (game, ()) = self
+            .act(id, if_match, |game, now| {
+                seats_of(game, caller)?;
+                match game.mode() {
+                    Mode::Online => return Err(ServiceError::UndoNeedsConsent),
+                    Mode::AiVsAi => return Err(ServiceError::NothingToRedo),
+                    _ => {}
+                }
+                require_in_progress(game)?;
+                if !game.position.can_redo() {
+                    return Err(ServiceError::NothingToRedo);
+                }
+                let human = [Color::Black, Color::White]
+                    .into_iter()
+                    .find(|&c| !game.seat(c).is_computer());
+                while let Some((_, outcome)) = game.position.redo() {
+                    if let Some(outcome) = outcome {
+                        finish(game, GameResult::from_outcome(&outcome));
+                        break;
+                    }
+                    // Against the computer, redo up to the person's next turn.
+                    if game.mode() == Mode::Local || Some(game.position.to_move()) == human {
+                        break;
+                    }
+                }
+                game.turn_started_at = now;
+                Ok(())
+            })
+            .await?;
+        Ok(game)
+    }
+
+    /// The caller gives up; the opponent wins. In a local game the side to
+    /// move resigns.
+    pub async fn resign(
+        &self,
+        caller: &PlayerRow,
+        id: &str,
+        if_match: Option<i64>,
+    ) -> Result<Game> {
+        let (game, ()) = self
+            .act(id, if_match, |game, _| {
+                let seats = seats_of(game, caller)?;
+                require_in_progress(game)?;
+                let loser = if seats.len() == 2 {
+                    game.position.to_move()
+                } else {
+                    seats[0]
+                };
+                finish(
+                    game,
+                    GameResult {
+                        winner: Some(loser.opponent()),
+                        reason: Reason::Resign,
+                        winning_line: Vec::new(),
+                    },
+                );
+                Ok(())
+            })
+            .await?;
+        Ok(game)
+    }
+}
+
+/// The seat a spec stands for.
+async fn resolve_seat(conn: &mut Conn, caller: &PlayerRow, spec: &SeatSpec) -> Result<Seat> {
+    let player = match spec {
+        SeatSpec::Open => return Ok(Seat::Open),
+        SeatSpec::Me => caller.clone(),
+        SeatSpec::Player(id) => store::player_by_id(conn, id)
+            .await?
+            .ok_or_else(|| ServiceError::Validation(format!("no player with id {id:?} to seat")))?,
+        SeatSpec::Computer(level) => store::player_by_id(conn, &computer_id(*level))
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Internal(format!("computer player for {level} is missing"))
+            })?,
+    };
+    Seat::from_player(player)
+}

@@ -1,0 +1,61 @@
+//! Use cases: what each request means. A use case loads what it needs, asks
+//! the rules whether the action is legal and the engine for moves (on the
+//! blocking pool), and writes the result in one transaction.
+
+mod computer;
+mod cursor;
+mod error;
+mod game;
+mod games;
+mod players;
+
+pub use computer::{Computer, ComputerConfig, Thought};
+pub use error::{Result, ServiceError};
+pub use game::{Game, GameResult, Mode, MoveRecord, Reason, Seat, Status};
+pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
+pub use players::{NewlyCreated, PlayerName, Token, computer_id};
+
+use crate::store::Store;
+
+/// Everything a request needs: the store and the computer.
+#[derive(Clone, Debug)]
+pub struct Service {
+    store: Store,
+    computer: Computer,
+}
+
+impl Service {
+    /// A service over `store`; makes sure the computer players exist.
+    pub async fn new(store: Store, computer: ComputerConfig) -> Result<Service> {
+        let service = Service {
+            store,
+            computer: Computer::new(computer),
+        };
+        service.ensure_computer_players().await?;
+        Ok(service)
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn computer(&self) -> &Computer {
+        &self.computer
+    }
+
+    /// Whether the database answers.
+    pub async fn health(&self) -> Result<()> {
+        Ok(self.store.ping().await?)
+    }
+}
+
+/// A fresh random id with a prefix, e.g. `g_5kq2…`.
+fn random_id(prefix: &str) -> String {
+    const ALPHABET: &[u8] = b"0123456789abcdefghjkmnpqrstvwxyz";
+    let bytes: [u8; 16] = rand::random();
+    let body: String = bytes
+        .iter()
+        .map(|b| ALPHABET[(*b & 31) as usize] as char)
+        .collect();
+    format!("{prefix}{body}")
+}

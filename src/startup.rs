@@ -1,0 +1,160 @@
+//! Building the server apart from running it: `build` opens the database,
+//! binds the listener (port 0 picks a free one, as tests do) and hands back
+//! a server that `run_until_stopped` runs.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use actix_cors::Cors;
+use actix_web::dev::{Server, ServerHandle, Service as _};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::{App, HttpMessage, HttpServer, web};
+use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder, TracingLogger};
+
+use crate::api;
+use crate::service::{ComputerConfig, Service};
+use crate::store::Store;
+
+/// Everything the server is configured with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub address: String,
+    /// 0 picks a free port.
+    pub port: u16,
+    /// `sqlite:gobang.db`, or a file path.
+    pub database_url: String,
+    /// Origins allowed to call from browsers; `*` allows any.
+    pub cors_origins: Vec<String>,
+    pub computer: ComputerConfig,
+    /// HTTP worker threads (default: one per core).
+    pub workers: Option<usize>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            address: "127.0.0.1".into(),
+            port: 8080,
+            database_url: "sqlite:gobang.db".into(),
+            cors_origins: Vec::new(),
+            computer: ComputerConfig::default(),
+            workers: None,
+        }
+    }
+}
+
+pub type StartError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A bound, ready server.
+pub struct Application {
+    port: u16,
+    server: Server,
+    service: Service,
+}
+
+/// The per-request log span, with the ids handlers fill in.
+struct GobangRootSpan;
+
+impl RootSpanBuilder for GobangRootSpan {
+    fn on_request_start(request: &actix_web::dev::ServiceRequest) -> tracing::Span {
+        tracing_actix_web::root_span!(
+            request,
+            game_id = tracing::field::Empty,
+            player_id = tracing::field::Empty
+        )
+    }
+
+    fn on_request_end<B: actix_web::body::MessageBody>(
+        span: tracing::Span,
+        outcome: &Result<actix_web::dev::ServiceResponse<B>, actix_web::Error>,
+    ) {
+        DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
+}
+
+fn cors(origins: &[String]) -> Cors {
+    let cors = Cors::default()
+        .allowed_methods(["GET", "POST", "OPTIONS"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::IF_MATCH,
+            header::ACCEPT,
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::LOCATION,
+            HeaderName::from_static("x-request-id"),
+        ])
+        .max_age(3600);
+    if origins.iter().any(|o| o == "*") {
+        cors.allow_any_origin()
+    } else {
+        origins
+            .iter()
+            .fold(cors, |cors, origin| cors.allowed_origin(origin))
+    }
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> Result<Application, StartError> {
+        let store = Store::open(&settings.database_url).await?;
+        let service = Service::new(store, settings.computer.clone()).await?;
+        let listener = TcpListener::bind((settings.address.as_str(), settings.port))?;
+        let port = listener.local_addr()?.port();
+        let data = web::Data::new(service.clone());
+        let origins = settings.cors_origins.clone();
+        let mut server = HttpServer::new(move || {
+            App::new()
+                .wrap_fn(|req, srv| {
+                    let response = srv.call(req);
+                    async move {
+                        let mut response = response.await?;
+                        let id = response
+                            .request()
+                            .extensions()
+                            .get::<RequestId>()
+                            .map(|id| id.to_string());
+                        if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+                            response
+                                .headers_mut()
+                                .insert(HeaderName::from_static("x-request-id"), value);
+                        }
+                        Ok(response)
+                    }
+                })
+                .wrap(cors(&origins))
+                .wrap(TracingLogger::<GobangRootSpan>::new())
+                .app_data(data.clone())
+                .configure(api::configure)
+        })
+        .shutdown_timeout(10)
+        .keep_alive(Duration::from_secs(30));
+        if let Some(workers) = settings.workers {
+            server = server.workers(workers);
+        }
+        let server = server.listen(listener)?.run();
+        Ok(Application {
+            port,
+            server,
+            service,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle to stop the server (gracefully with `stop(true)`).
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped (Ctrl-C, SIGTERM or the handle), then closes the
+    /// database after the last committed write.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let result = self.server.await;
+        self.service.store().close().await;
+        result
+    }
+}

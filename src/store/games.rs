@@ -1,0 +1,232 @@
+//! Game and move rows.
+
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+
+use super::{Conn, Result, column};
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    pub rules: String,
+    pub width: i64,
+    pub height: i64,
+    pub k: i64,
+    pub overline_wins: bool,
+    pub forbidden_policy: Option<String>,
+    pub black_id: Option<String>,
+    pub white_id: Option<String>,
+    pub created_by: String,
+    pub status: String,
+    pub ply: i64,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+    pub winning_line: Option<String>,
+    pub scored: bool,
+    pub version: i64,
+    pub seed: i64,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub turn_started_at: DateTime<Utc>,
+}
+
+/// A move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: i64,
+    pub x: i64,
+    pub y: i64,
+    pub color: String,
+    pub played_at: DateTime<Utc>,
+    pub thinking_ms: i64,
+}
+
+/// A game to create: the row as it starts.
+pub type NewGame = GameRow;
+
+/// Which games to list.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter<'a> {
+    pub player_id: Option<&'a str>,
+    pub status: Option<&'a str>,
+    /// Continue after this (created_at, id).
+    pub after: Option<(DateTime<Utc>, &'a str)>,
+    pub limit: i64,
+}
+
+macro_rules! select_games {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
+                    created_by, status, ply, winner, reason, winning_line, scored, version, seed,
+                    created_at, updated_at, turn_started_at
+             FROM games ",
+            $rest
+        )
+    };
+}
+
+fn game(row: &SqliteRow) -> Result<GameRow> {
+    Ok(GameRow {
+        id: column(row, "id")?,
+        rules: column(row, "rules")?,
+        width: column(row, "width")?,
+        height: column(row, "height")?,
+        k: column(row, "k")?,
+        overline_wins: column(row, "overline_wins")?,
+        forbidden_policy: column(row, "forbidden_policy")?,
+        black_id: column(row, "black_id")?,
+        white_id: column(row, "white_id")?,
+        created_by: column(row, "created_by")?,
+        status: column(row, "status")?,
+        ply: column(row, "ply")?,
+        winner: column(row, "winner")?,
+        reason: column(row, "reason")?,
+        winning_line: column(row, "winning_line")?,
+        scored: column(row, "scored")?,
+        version: column(row, "version")?,
+        seed: column(row, "seed")?,
+        created_at: column(row, "created_at")?,
+        updated_at: column(row, "updated_at")?,
+        turn_started_at: column(row, "turn_started_at")?,
+    })
+}
+
+pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO games (id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
+                            created_by, status, ply, winner, reason, winning_line, scored, version, seed,
+                            created_at, updated_at, turn_started_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
+    )
+    .bind(&g.id)
+    .bind(&g.rules)
+    .bind(g.width)
+    .bind(g.height)
+    .bind(g.k)
+    .bind(g.overline_wins)
+    .bind(&g.forbidden_policy)
+    .bind(&g.black_id)
+    .bind(&g.white_id)
+    .bind(&g.created_by)
+    .bind(&g.status)
+    .bind(g.ply)
+    .bind(&g.winner)
+    .bind(&g.reason)
+    .bind(&g.winning_line)
+    .bind(g.scored)
+    .bind(g.version)
+    .bind(g.seed)
+    .bind(g.created_at)
+    .bind(g.updated_at)
+    .bind(g.turn_started_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Writes the changing part of a game row, only if it is still at
+/// `expected_version`; returns whether it was.
+pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE games SET black_id = $2, white_id = $3, status = $4, ply = $5, winner = $6, reason = $7,
+                          winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12
+         WHERE id = $1 AND version = $13",
+    )
+    .bind(&g.id)
+    .bind(&g.black_id)
+    .bind(&g.white_id)
+    .bind(&g.status)
+    .bind(g.ply)
+    .bind(&g.winner)
+    .bind(&g.reason)
+    .bind(&g.winning_line)
+    .bind(g.scored)
+    .bind(g.version)
+    .bind(g.updated_at)
+    .bind(g.turn_started_at)
+    .bind(expected_version)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn game_by_id(conn: &mut Conn, id: &str) -> Result<Option<GameRow>> {
+    let row = sqlx::query(select_games!("WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    row.as_ref().map(game).transpose()
+}
+
+/// Games newest first, by player and status.
+pub async fn list_games(conn: &mut Conn, filter: &GameFilter<'_>) -> Result<Vec<GameRow>> {
+    let (after_time, after_id) = match filter.after {
+        Some((time, id)) => (Some(time), id),
+        None => (None, ""),
+    };
+    let rows = sqlx::query(select_games!(
+        "WHERE ($1 IS NULL OR black_id = $1 OR white_id = $1)
+           AND ($2 IS NULL OR status = $2)
+           AND ($3 IS NULL OR created_at < $3 OR (created_at = $3 AND id < $4))
+         ORDER BY created_at DESC, id DESC
+         LIMIT $5"
+    ))
+    .bind(filter.player_id)
+    .bind(filter.status)
+    .bind(after_time)
+    .bind(after_id)
+    .bind(filter.limit)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(game).collect()
+}
+
+/// Every stored move of a game, including those that can be redone, by ply.
+pub async fn moves(conn: &mut Conn, game_id: &str) -> Result<Vec<MoveRow>> {
+    let rows = sqlx::query(
+        "SELECT ply, x, y, color, played_at, thinking_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+    )
+    .bind(game_id)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(MoveRow {
+                ply: column(row, "ply")?,
+                x: column(row, "x")?,
+                y: column(row, "y")?,
+                color: column(row, "color")?,
+                played_at: column(row, "played_at")?,
+                thinking_ms: column(row, "thinking_ms")?,
+            })
+        })
+        .collect()
+}
+
+/// Forgets the moves that could have been redone (from `from_ply` on).
+pub async fn delete_moves_from(conn: &mut Conn, game_id: &str, from_ply: i64) -> Result<()> {
+    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+        .bind(game_id)
+        .bind(from_ply)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn insert_move(conn: &mut Conn, game_id: &str, m: &MoveRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, x, y, color, played_at, thinking_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game_id)
+    .bind(m.ply)
+    .bind(m.x)
+    .bind(m.y)
+    .bind(&m.color)
+    .bind(m.played_at)
+    .bind(m.thinking_ms)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Persistence: players, games and moves in SQL through sqlx.
+//!
+//! The store knows rows, not rules: the service decides what a game means and
+//! hands the store the rows to write, one write transaction per action. Write
+//! transactions start with `BEGIN IMMEDIATE`, so two actions on one game are
+//! strictly one after the other and the loser of a race sees the winner's
+//! result.
+
+mod games;
+mod players;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{SqlStr, SqliteConnection, SqlitePool, Transaction};
+
+pub use games::{
+    GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_by_id, insert_game, insert_move,
+    list_games, moves, update_game,
+};
+pub use players::{
+    NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
+    player_by_id, player_by_token_hash,
+};
+
+/// A store failure: the database could not be reached or refused a statement.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("could not apply the database migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("unsupported database URL {0:?}: use sqlite:PATH (PostgreSQL is not available yet)")]
+    UnsupportedUrl(String),
+    #[error("stored data is inconsistent: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// A connection inside a write transaction.
+pub type WriteTx = Transaction<'static, sqlx::Sqlite>;
+
+/// The database behind gobang.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if missing) and migrates the database at `url`
+    /// (`sqlite:gobang.db`, `sqlite::memory:`, or a plain file path).
+    pub async fn open(url: &str) -> Result<Store> {
+        let options = if url.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url)?
+        } else if url.contains("://") {
+            return Err(StoreError::UnsupportedUrl(url.to_string()));
+        } else {
+            SqliteConnectOptions::new().filename(url)
+        };
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .min_connections(1)
+            .connect_with(options)
+            .await?;
+        migrator().run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Starts a write transaction that holds the database's write lock from
+    /// its first statement.
+    pub async fn write(&self) -> Result<WriteTx> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// A connection for reading.
+    pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Sqlite>> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Closes every connection (after the last write has been committed).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// The migrations in `migrations/`, compiled into the binary.
+fn migrator() -> Migrator {
+    let embedded = [(1, "init", include_str!("../../migrations/0001_init.sql"))];
+    Migrator::with_migrations(
+        embedded
+            .into_iter()
+            .map(|(version, description, sql)| {
+                Migration::new(
+                    version,
+                    description.into(),
+                    MigrationType::Simple,
+                    SqlStr::from_static(sql),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Reads a column that the schema guarantees, naming the column on failure.
+fn column<'r, T>(row: &'r sqlx::sqlite::SqliteRow, name: &str) -> Result<T>
+where
+    T: sqlx::Decode<'r, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite>,
+{
+    use sqlx::Row;
+    Ok(row.try_get(name)?)
+}
+
+/// Every store function takes a connection, so the same code runs inside a
+/// write transaction or on a plain read connection.
+pub type Conn = SqliteConnection;

@@ -1,0 +1,156 @@
+//! Player rows: identity, token hash and cumulative score.
+
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+
+use super::{Conn, Result, column};
+
+/// A player as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub level: Option<String>,
+    pub score: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    pub abandoned: i64,
+    pub games: i64,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A player to create.
+pub struct NewPlayer<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub token_hash: &'a str,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What one finished game does to one player's record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreChange {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// A SELECT of every player column, followed by the rest of the statement.
+macro_rules! select_players {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, name, kind, level, score, wins, losses, draws, abandoned, games, created_at FROM players ",
+            $rest
+        )
+    };
+}
+
+fn player(row: &SqliteRow) -> Result<PlayerRow> {
+    Ok(PlayerRow {
+        id: column(row, "id")?,
+        name: column(row, "name")?,
+        kind: column(row, "kind")?,
+        level: column(row, "level")?,
+        score: column(row, "score")?,
+        wins: column(row, "wins")?,
+        losses: column(row, "losses")?,
+        draws: column(row, "draws")?,
+        abandoned: column(row, "abandoned")?,
+        games: column(row, "games")?,
+        created_at: column(row, "created_at")?,
+    })
+}
+
+pub async fn insert_player(conn: &mut Conn, new: NewPlayer<'_>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO players (id, name, kind, token_hash, created_at) VALUES ($1, $2, 'human', $3, $4)",
+    )
+    .bind(new.id)
+    .bind(new.name)
+    .bind(new.token_hash)
+    .bind(new.created_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Makes sure the computer player for `level` exists.
+pub async fn ensure_computer(
+    conn: &mut Conn,
+    id: &str,
+    name: &str,
+    level: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO players (id, name, kind, level, created_at) VALUES ($1, $2, 'computer', $3, $4)
+         ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(level)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn player_by_id(conn: &mut Conn, id: &str) -> Result<Option<PlayerRow>> {
+    let row = sqlx::query(select_players!("WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    row.as_ref().map(player).transpose()
+}
+
+pub async fn player_by_token_hash(conn: &mut Conn, token_hash: &str) -> Result<Option<PlayerRow>> {
+    let row = sqlx::query(select_players!("WHERE token_hash = $1"))
+        .bind(token_hash)
+        .fetch_optional(conn)
+        .await?;
+    row.as_ref().map(player).transpose()
+}
+
+/// Players who have finished at least one game, best score first, starting
+/// after `after` (score, id) when given.
+pub async fn leaderboard(
+    conn: &mut Conn,
+    after: Option<(i64, &str)>,
+    limit: i64,
+) -> Result<Vec<PlayerRow>> {
+    let (score, id) = after.unwrap_or((i64::MAX, ""));
+    let rows = sqlx::query(select_players!(
+        "WHERE games > 0 AND (score < $1 OR (score = $1 AND id > $2)) ORDER BY score DESC, id ASC LIMIT $3"
+    ))
+    .bind(score)
+    .bind(id)
+    .bind(limit)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(player).collect()
+}
+
+/// Adds (`sign` = 1) or takes back (`sign` = -1) one game's effect on a player.
+pub async fn apply_score(conn: &mut Conn, id: &str, change: ScoreChange, sign: i64) -> Result<()> {
+    let (score, wins, losses, draws) = match change {
+        ScoreChange::Win => (1, 1, 0, 0),
+        ScoreChange::Loss => (-1, 0, 1, 0),
+        ScoreChange::Draw => (0, 0, 0, 1),
+    };
+    sqlx::query(
+        "UPDATE players SET score = score + $2, wins = wins + $3, losses = losses + $4,
+                draws = draws + $5, games = games + $6
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(score * sign)
+    .bind(wins * sign)
+    .bind(losses * sign)
+    .bind(draws * sign)
+    .bind(sign)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
