@@ -1,0 +1,170 @@
+//! `spawn_app()` and request helpers shared by the API tests.
+
+use std::path::PathBuf;
+
+use actix_web::dev::ServerHandle;
+use gobang::service::ComputerConfig;
+use gobang::startup::{Application, Settings};
+use reqwest::{Response, StatusCode};
+use serde_json::{Value, json};
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub database: PathBuf,
+    pub handle: ServerHandle,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Keeps the database's directory alive for the test.
+    pub dir: std::sync::Arc<tempfile::TempDir>,
+}
+
+/// A server on a fresh database.
+pub async fn spawn_app() -> TestApp {
+    let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
+    let database = dir.path().join("gobang.db");
+    spawn_app_on(database, dir).await
+}
+
+/// A server on the given database file (to restart on the same one).
+pub async fn spawn_app_on(database: PathBuf, dir: std::sync::Arc<tempfile::TempDir>) -> TestApp {
+    let settings = Settings {
+        address: "127.0.0.1".into(),
+        port: 0,
+        database_url: format!("sqlite:{}", database.display()),
+        cors_origins: vec!["https://widget.example".into()],
+        computer: ComputerConfig {
+            default_budget: std::time::Duration::from_millis(200),
+            ..ComputerConfig::default()
+        },
+        workers: Some(2),
+    };
+    let app = Application::build(settings)
+        .await
+        .expect("the server starts");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    let task = tokio::spawn(app.run_until_stopped());
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        database,
+        handle,
+        task,
+        dir,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("the request is sent")
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Option<Value>) -> Response {
+        let mut request = self.client.post(self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        request.send().await.expect("the request is sent")
+    }
+
+    /// A new player: (id, token).
+    pub async fn player(&self, name: &str) -> (String, String) {
+        let response = self
+            .post("/v1/players", None, Some(json!({ "name": name })))
+            .await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        let body: Value = response.json().await.unwrap();
+        (
+            body["id"].as_str().unwrap().into(),
+            body["token"].as_str().unwrap().into(),
+        )
+    }
+
+    /// Creates a game and returns the created body.
+    pub async fn create_game(&self, token: Option<&str>, body: Value) -> Value {
+        let response = self.post("/v1/games", token, Some(body)).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::CREATED,
+            "{}",
+            response.text().await.unwrap()
+        );
+        response.json().await.unwrap()
+    }
+
+    /// A local game (one player in both seats): (game id, token).
+    pub async fn local_game(&self, rules: Value) -> (String, String) {
+        let (_, token) = self.player("Hot Seat").await;
+        let mut body = rules;
+        body["black"] = json!("me");
+        body["white"] = json!("me");
+        let created = self.create_game(Some(&token), body).await;
+        (created["game"]["id"].as_str().unwrap().into(), token)
+    }
+
+    pub async fn play(&self, game: &str, token: &str, at: &str) -> Response {
+        self.post(
+            &format!("/v1/games/{game}/moves"),
+            Some(token),
+            Some(json!({ "at": at })),
+        )
+        .await
+    }
+
+    /// Plays a move that must be accepted; returns the response body.
+    pub async fn play_ok(&self, game: &str, token: &str, at: &str) -> Value {
+        let response = self.play(game, token, at).await;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{at}: {body}");
+        body
+    }
+
+    pub async fn game(&self, id: &str) -> Value {
+        let response = self.get(&format!("/v1/games/{id}")).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    pub async fn player_stats(&self, id: &str) -> Value {
+        self.get(&format!("/v1/players/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// Stops the server gracefully and waits for it.
+    pub async fn stop(self) -> (PathBuf, std::sync::Arc<tempfile::TempDir>) {
+        self.handle.stop(true).await;
+        self.task.await.unwrap().unwrap();
+        (self.database, self.dir)
+    }
+}
+
+/// Asserts a problem+json answer with `status` and `code`; returns the body.
+pub async fn assert_problem(response: Response, status: StatusCode, code: &str) -> Value {
+    assert_eq!(response.status(), status);
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(content_type, "application/problem+json");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status.as_u16());
+    assert!(body["title"].is_string() && body["type"].is_string());
+    assert!(!body["detail"].as_str().unwrap().is_empty());
+    body
+}

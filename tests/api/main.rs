@@ -1,0 +1,11 @@
+//! The real server on a random port with its own SQLite file, over HTTP.
+
+mod auth;
+mod concurrency;
+mod errors;
+mod games;
+mod helpers;
+mod openapi;
+mod players;
+mod restart;
+mod undo_redo;

@@ -1,0 +1,76 @@
+//! Players, their records and the leaderboard.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn a_new_player_gets_an_id_and_a_token_shown_once() {
+    let app = spawn_app().await;
+    let response = app
+        .post("/v1/players", None, Some(json!({"name": "  Ada  "})))
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["name"], "Ada");
+    assert!(body["token"].as_str().unwrap().starts_with("gbt_"));
+    assert_eq!(
+        location,
+        format!("/v1/players/{}", body["id"].as_str().unwrap())
+    );
+    let read: Value = app.get(&location).await.json().await.unwrap();
+    assert_eq!(read["score"], 0);
+    assert_eq!(read["kind"], "human");
+    assert!(read.get("token").is_none());
+}
+
+#[tokio::test]
+async fn the_leaderboard_orders_players_by_score_and_pages_with_a_cursor() {
+    let app = spawn_app().await;
+    let mut players = Vec::new();
+    // Player i resigns i games against the beginner: scores 0, -1, -2, -3.
+    for i in 0..4 {
+        let (id, token) = app.player(&format!("P{i}")).await;
+        for _ in 0..i {
+            let game = app
+                .create_game(Some(&token), json!({"white": {"ai": "beginner"}}))
+                .await;
+            let id = game["game"]["id"].as_str().unwrap();
+            app.post(&format!("/v1/games/{id}/resign"), Some(&token), None)
+                .await;
+        }
+        players.push(id);
+    }
+    let mut ranked = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/v1/leaderboard?limit=2&cursor={c}"),
+            None => "/v1/leaderboard?limit=2".to_string(),
+        };
+        let page: Value = app.get(&path).await.json().await.unwrap();
+        for p in page["players"].as_array().unwrap() {
+            ranked.push((
+                p["id"].as_str().unwrap().to_string(),
+                p["score"].as_i64().unwrap(),
+            ));
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.into()),
+            None => break,
+        }
+    }
+    // The computer won 6 games; P0 never finished a game and is not ranked.
+    assert_eq!(ranked[0], ("ai-beginner".to_string(), 6));
+    let people: Vec<(String, i64)> = ranked[1..].to_vec();
+    assert_eq!(
+        people,
+        vec![
+            (players[1].clone(), -1),
+            (players[2].clone(), -2),
+            (players[3].clone(), -3)
+        ]
+    );
+}
