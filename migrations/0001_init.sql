@@ -35,6 +35,9 @@ CREATE TABLE games (
     status            TEXT NOT NULL CHECK (status IN ('waiting', 'in_progress', 'finished')),
     -- moves on the board now; moves rows beyond it are the ones that can be redone
     ply               INTEGER NOT NULL DEFAULT 0,
+    -- every stored move's point, two letters each ('a' + x, 'a' + y), so a
+    -- game loads in one row; the moves table keeps the full record
+    record            TEXT NOT NULL DEFAULT '',
     winner            TEXT CHECK (winner IN ('black', 'white')),
     reason            TEXT,
     -- JSON array of [x, y]

@@ -417,13 +417,12 @@ pub async fn list_moves(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    let game = service.moves(&id).await?;
+    let (game, records) = service.moves(&id).await?;
     let height = game.variant.height();
     let body = MoveList {
         game_id: game.id.clone(),
         version: game.version,
-        moves: game
-            .played()
+        moves: records
             .iter()
             .map(|r| MoveView::new(r, height, None))
             .collect(),

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::error::{Result, ServiceError};
 use crate::engine::Level;
 use crate::rules::{Color, ForbiddenPolicy, Outcome, Point, Position, RuleSet, Variant, WinReason};
-use crate::store::{GameRow, MoveRow, PlayerRow};
+use crate::store::{GameRow, PlayerRow};
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,7 +193,9 @@ pub struct Game {
     /// The position, with the moves that can be redone.
     pub position: Position,
     /// Every stored move: those on the board, then those that can be redone.
-    pub records: Vec<MoveRecord>,
+    pub stored: Vec<Point>,
+    /// Moves played by the action under way, to add to the move record.
+    pub(super) new_records: Vec<MoveRecord>,
     /// Whether the result is counted in the players' scores.
     pub scored: bool,
     pub version: i64,
@@ -240,11 +242,6 @@ impl Game {
             .collect()
     }
 
-    /// The moves on the board now.
-    pub fn played(&self) -> &[MoveRecord] {
-        &self.records[..self.position.moves().len()]
-    }
-
     /// Whether undo would do anything for a player of this game.
     pub fn can_undo(&self) -> bool {
         match self.mode() {
@@ -272,38 +269,25 @@ impl Game {
             .map(|i| moves - i)
     }
 
-    /// Rebuilds a game from its rows. `black` and `white` are the seated
-    /// players' rows (`None` for an open seat).
+    /// Rebuilds a game from its row and the seated players' rows (`None`
+    /// for an open seat).
     pub(super) fn from_rows(
         row: GameRow,
         black: Option<PlayerRow>,
         white: Option<PlayerRow>,
-        moves: Vec<MoveRow>,
     ) -> Result<Game> {
         let corrupt = |what: String| ServiceError::Internal(format!("game {}: {what}", row.id));
         let variant = variant_of(&row).map_err(|e| corrupt(e.to_string()))?;
         let seat = |player: Option<PlayerRow>| player.map_or(Ok(Seat::Open), Seat::from_player);
         let mut position = Position::new(variant);
-        let mut records = Vec::with_capacity(moves.len());
-        for m in moves {
-            let point = Point::new(m.x as u8, m.y as u8);
-            let color = if m.color == "black" {
-                Color::Black
-            } else {
-                Color::White
-            };
+        let stored = decode_record(&row.record)
+            .ok_or_else(|| corrupt(format!("record {:?}", row.record)))?;
+        for (n, &point) in stored.iter().enumerate() {
             position
                 .play(point)
-                .map_err(|e| corrupt(format!("stored move {} at {point}: {e}", m.ply)))?;
-            records.push(MoveRecord {
-                ply: m.ply as usize,
-                color,
-                point,
-                played_at: m.played_at,
-                thinking_ms: m.thinking_ms,
-            });
+                .map_err(|e| corrupt(format!("stored move {} at {point}: {e}", n + 1)))?;
         }
-        for _ in row.ply as usize..records.len() {
+        for _ in row.ply as usize..stored.len() {
             position.undo();
         }
         let status = Status::parse(&row.status)
@@ -339,7 +323,8 @@ impl Game {
             status,
             result,
             position,
-            records,
+            stored,
+            new_records: Vec::new(),
             scored: row.scored,
             version: row.version,
             seed: row.seed as u64,
@@ -368,6 +353,7 @@ impl Game {
             created_by: self.created_by.clone(),
             status: self.status.as_str().to_string(),
             ply: self.position.moves().len() as i64,
+            record: encode_record(&self.stored),
             winner: self
                 .result
                 .as_ref()
@@ -414,5 +400,43 @@ fn variant_of(row: &GameRow) -> Result<Variant, crate::rules::VariantError> {
             size(row.k),
             row.overline_wins,
         ),
+    }
+}
+
+/// Points as two letters each, `'a' + x` then `'a' + y`.
+fn encode_record(points: &[Point]) -> String {
+    points
+        .iter()
+        .flat_map(|p| [(b'a' + p.x) as char, (b'a' + p.y) as char])
+        .collect()
+}
+
+fn decode_record(text: &str) -> Option<Vec<Point>> {
+    let bytes = text.as_bytes();
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    bytes
+        .chunks(2)
+        .map(|pair| {
+            let coordinate = |b: u8| b.checked_sub(b'a').filter(|&c| c < 26);
+            Some(Point::new(coordinate(pair[0])?, coordinate(pair[1])?))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_reject_garbage() {
+        let points = vec![Point::new(0, 0), Point::new(25, 7), Point::new(7, 7)];
+        let text = encode_record(&points);
+        assert_eq!(text, "aazhhh");
+        assert_eq!(decode_record(&text), Some(points));
+        assert_eq!(decode_record("a"), None);
+        assert_eq!(decode_record("a{"), None);
+        assert_eq!(decode_record(""), Some(vec![]));
     }
 }

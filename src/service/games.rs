@@ -12,7 +12,7 @@ use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
 use super::{Service, Thought, random_id};
 use crate::engine::Level;
 use crate::rules::{Color, PlayError, Point, PointError, Position, Variant, parse_point};
-use crate::store::{self, Conn, GameFilter, PlayerRow, ScoreChange, StoreError};
+use crate::store::{self, Conn, GameFilter, PlayerRow, ScoreChange};
 
 /// Who should sit in a seat of a new game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,13 +61,9 @@ pub struct GameList {
 /// What a game looked like before an action, to know what to write.
 struct Before {
     version: i64,
-    records: Vec<MoveRecord>,
+    stored: Vec<Point>,
     scored: bool,
     result: Option<GameResult>,
-}
-
-fn commit_error(e: sqlx::Error) -> ServiceError {
-    ServiceError::Store(StoreError::from(e))
 }
 
 fn thinking_ms(since: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
@@ -76,22 +72,14 @@ fn thinking_ms(since: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
 
 /// Loads a whole game, or says there is none.
 async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
-    let row = store::game_by_id(conn, id)
-        .await?
-        .ok_or_else(|| ServiceError::NotFound {
-            what: "game",
-            id: id.to_string(),
-        })?;
-    let mut seat = async |player: &Option<String>| -> Result<Option<PlayerRow>> {
-        match player {
-            Some(pid) => Ok(store::player_by_id(conn, pid).await?),
-            None => Ok(None),
-        }
-    };
-    let black = seat(&row.black_id).await?;
-    let white = seat(&row.white_id).await?;
-    let moves = store::moves(conn, id).await?;
-    Game::from_rows(row, black, white, moves)
+    let (row, black, white) =
+        store::game_with_players(conn, id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "game",
+                id: id.to_string(),
+            })?;
+    Game::from_rows(row, black, white)
 }
 
 /// Writes what an action changed: the game row (one version up), the move
@@ -106,15 +94,16 @@ async fn save(tx: &mut Conn, before: &Before, game: &mut Game, now: DateTime<Utc
         });
     }
     let common = before
-        .records
+        .stored
         .iter()
-        .zip(&game.records)
+        .zip(&game.stored)
         .take_while(|(a, b)| a == b)
         .count();
-    if common < before.records.len() {
+    if common < before.stored.len() {
         store::delete_moves_from(tx, &game.id, common as i64 + 1).await?;
     }
-    for record in &game.records[common..] {
+    for record in std::mem::take(&mut game.new_records) {
+        debug_assert!(record.ply > common);
         let row = store::MoveRow {
             ply: record.ply as i64,
             x: record.point.x as i64,
@@ -228,8 +217,9 @@ fn apply_move(
         played_at: now,
         thinking_ms,
     };
-    game.records.truncate(ply - 1);
-    game.records.push(record.clone());
+    game.stored.truncate(ply - 1);
+    game.stored.push(p);
+    game.new_records.push(record.clone());
     game.turn_started_at = now;
     if let Some(outcome) = outcome {
         finish(game, GameResult::from_outcome(&outcome));
@@ -273,28 +263,51 @@ fn require_turn(game: &Game, caller: &PlayerRow) -> Result<Color> {
 }
 
 impl Service {
-    /// Runs `action` on game `id` in one write transaction and saves what it
-    /// changed. `If-Match` is checked against the stored version.
+    /// Runs `action` on game `id` and saves what it changed in one write
+    /// transaction. The game is loaded and the action checked outside the
+    /// write lock; the write applies only if the game is still at the
+    /// version loaded (else, without `If-Match`, the action is tried again on
+    /// the newer game). So two racing actions can never both apply, and the
+    /// lock is held for the writes alone.
     async fn act<T>(
         &self,
         id: &str,
         if_match: Option<i64>,
-        action: impl FnOnce(&mut Game, DateTime<Utc>) -> Result<T>,
+        mut action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<T>,
     ) -> Result<(Game, T)> {
-        let mut tx = self.store.write().await?;
-        let mut game = load(&mut tx, id).await?;
-        check_version(&game, if_match)?;
-        let before = Before {
-            version: game.version,
-            records: game.records.clone(),
-            scored: game.scored,
-            result: game.result.clone(),
-        };
-        let now = Utc::now();
-        let value = action(&mut game, now)?;
-        save(&mut tx, &before, &mut game, now).await?;
-        tx.commit().await.map_err(commit_error)?;
-        Ok((game, value))
+        const ATTEMPTS: usize = 16;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut game = self.game(id).await?;
+            check_version(&game, if_match)?;
+            let before = Before {
+                version: game.version,
+                stored: game.stored.clone(),
+                scored: game.scored,
+                result: game.result.clone(),
+            };
+            let now = Utc::now();
+            let value = action(&mut game, now)?;
+            let mut tx = self.store.write().await?;
+            match save(&mut tx, &before, &mut game, now).await {
+                Ok(()) => {
+                    tx.commit().await?;
+                    return Ok((game, value));
+                }
+                Err(ServiceError::VersionMismatch { .. })
+                    if if_match.is_none() && attempt < ATTEMPTS =>
+                {
+                    continue;
+                }
+                Err(ServiceError::VersionMismatch { expected, .. }) => {
+                    drop(tx);
+                    let current = self.game(id).await?.version;
+                    return Err(ServiceError::VersionMismatch { expected, current });
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     pub async fn game(&self, id: &str) -> Result<Game> {
@@ -349,7 +362,8 @@ impl Service {
             status,
             result: None,
             position: Position::new(spec.variant),
-            records: Vec::new(),
+            stored: Vec::new(),
+            new_records: Vec::new(),
             scored: false,
             version: 1,
             seed: rand::random::<u64>() >> 1,
@@ -358,7 +372,7 @@ impl Service {
             turn_started_at: now,
         };
         store::insert_game(&mut tx, &game.to_row()).await?;
-        tx.commit().await.map_err(commit_error)?;
+        tx.commit().await?;
         let mut outcome = PlayOutcome {
             game,
             moves: Vec::new(),
@@ -404,9 +418,26 @@ impl Service {
         Ok(GameList { games, next_cursor })
     }
 
-    /// The moves on the board, in order, and the game they belong to.
-    pub async fn moves(&self, id: &str) -> Result<Game> {
-        self.game(id).await
+    /// The game and the record of the moves on its board, in order.
+    pub async fn moves(&self, id: &str) -> Result<(Game, Vec<MoveRecord>)> {
+        let mut conn = self.store.read().await?;
+        let game = load(&mut conn, id).await?;
+        let rows = store::moves(&mut conn, id, game.position.moves().len() as i64).await?;
+        let records = rows
+            .into_iter()
+            .map(|m| MoveRecord {
+                ply: m.ply as usize,
+                color: if m.color == "black" {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                point: Point::new(m.x as u8, m.y as u8),
+                played_at: m.played_at,
+                thinking_ms: m.thinking_ms,
+            })
+            .collect();
+        Ok((game, records))
     }
 
     /// Takes the open seat.

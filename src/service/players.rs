@@ -79,7 +79,7 @@ impl Service {
     pub async fn create_player(&self, name: &PlayerName) -> Result<NewlyCreated> {
         let mut tx = self.store.write().await?;
         let created = create_player_in(&mut tx, name).await?;
-        tx.commit().await.map_err(store::StoreError::from)?;
+        tx.commit().await?;
         Ok(created)
     }
 
@@ -138,7 +138,7 @@ impl Service {
             )
             .await?;
         }
-        tx.commit().await.map_err(store::StoreError::from)?;
+        tx.commit().await?;
         Ok(())
     }
 }

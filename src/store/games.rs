@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 
-use super::{Conn, Result, column};
+use super::players::player_prefixed;
+use super::{Conn, PlayerRow, Result, column};
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +21,7 @@ pub struct GameRow {
     pub created_by: String,
     pub status: String,
     pub ply: i64,
+    pub record: String,
     pub winner: Option<String>,
     pub reason: Option<String>,
     pub winning_line: Option<String>,
@@ -59,7 +61,7 @@ macro_rules! select_games {
     ($rest:literal) => {
         concat!(
             "SELECT id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
-                    created_by, status, ply, winner, reason, winning_line, scored, version, seed,
+                    created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
                     created_at, updated_at, turn_started_at
              FROM games ",
             $rest
@@ -81,6 +83,7 @@ fn game(row: &SqliteRow) -> Result<GameRow> {
         created_by: column(row, "created_by")?,
         status: column(row, "status")?,
         ply: column(row, "ply")?,
+        record: column(row, "record")?,
         winner: column(row, "winner")?,
         reason: column(row, "reason")?,
         winning_line: column(row, "winning_line")?,
@@ -96,9 +99,10 @@ fn game(row: &SqliteRow) -> Result<GameRow> {
 pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     sqlx::query(
         "INSERT INTO games (id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
-                            created_by, status, ply, winner, reason, winning_line, scored, version, seed,
+                            created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
                             created_at, updated_at, turn_started_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+                 $22)",
     )
     .bind(&g.id)
     .bind(&g.rules)
@@ -112,6 +116,7 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     .bind(&g.created_by)
     .bind(&g.status)
     .bind(g.ply)
+    .bind(&g.record)
     .bind(&g.winner)
     .bind(&g.reason)
     .bind(&g.winning_line)
@@ -131,7 +136,8 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
 pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE games SET black_id = $2, white_id = $3, status = $4, ply = $5, winner = $6, reason = $7,
-                          winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12
+                          winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12,
+                          record = $14
          WHERE id = $1 AND version = $13",
     )
     .bind(&g.id)
@@ -147,9 +153,48 @@ pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) ->
     .bind(g.updated_at)
     .bind(g.turn_started_at)
     .bind(expected_version)
+    .bind(&g.record)
     .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// A game with the players in its seats, in one query.
+pub async fn game_with_players(
+    conn: &mut Conn,
+    id: &str,
+) -> Result<Option<(GameRow, Option<PlayerRow>, Option<PlayerRow>)>> {
+    let row = sqlx::query(
+        "SELECT g.id, g.rules, g.width, g.height, g.k, g.overline_wins, g.forbidden_policy, g.black_id, g.white_id,
+                g.created_by, g.status, g.ply, g.record, g.winner, g.reason, g.winning_line, g.scored, g.version, g.seed,
+                g.created_at, g.updated_at, g.turn_started_at,
+                b.id AS b_id, b.name AS b_name, b.kind AS b_kind, b.level AS b_level, b.score AS b_score,
+                b.wins AS b_wins, b.losses AS b_losses, b.draws AS b_draws, b.abandoned AS b_abandoned,
+                b.games AS b_games, b.created_at AS b_created_at,
+                w.id AS w_id, w.name AS w_name, w.kind AS w_kind, w.level AS w_level, w.score AS w_score,
+                w.wins AS w_wins, w.losses AS w_losses, w.draws AS w_draws, w.abandoned AS w_abandoned,
+                w.games AS w_games, w.created_at AS w_created_at
+         FROM games g
+         LEFT JOIN players b ON b.id = g.black_id
+         LEFT JOIN players w ON w.id = g.white_id
+         WHERE g.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let game = game(&row)?;
+    let black = game
+        .black_id
+        .as_ref()
+        .map(|_| player_prefixed(&row, "b_"))
+        .transpose()?;
+    let white = game
+        .white_id
+        .as_ref()
+        .map(|_| player_prefixed(&row, "w_"))
+        .transpose()?;
+    Ok(Some((game, black, white)))
 }
 
 pub async fn game_by_id(conn: &mut Conn, id: &str) -> Result<Option<GameRow>> {
@@ -183,12 +228,13 @@ pub async fn list_games(conn: &mut Conn, filter: &GameFilter<'_>) -> Result<Vec<
     rows.iter().map(game).collect()
 }
 
-/// Every stored move of a game, including those that can be redone, by ply.
-pub async fn moves(conn: &mut Conn, game_id: &str) -> Result<Vec<MoveRow>> {
+/// The moves of a game up to `through_ply`, in order.
+pub async fn moves(conn: &mut Conn, game_id: &str, through_ply: i64) -> Result<Vec<MoveRow>> {
     let rows = sqlx::query(
-        "SELECT ply, x, y, color, played_at, thinking_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+        "SELECT ply, x, y, color, played_at, thinking_ms FROM moves WHERE game_id = $1 AND ply <= $2 ORDER BY ply",
     )
     .bind(game_id)
+    .bind(through_ply)
     .fetch_all(conn)
     .await?;
     rows.iter()

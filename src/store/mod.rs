@@ -10,15 +10,17 @@ mod games;
 mod players;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{SqlStr, SqliteConnection, SqlitePool, Transaction};
+use tokio::sync::{Mutex, OwnedMutexGuard};
 
 pub use games::{
-    GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_by_id, insert_game, insert_move,
-    list_games, moves, update_game,
+    GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_by_id, game_with_players,
+    insert_game, insert_move, list_games, moves, update_game,
 };
 pub use players::{
     NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
@@ -40,13 +42,40 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-/// A connection inside a write transaction.
-pub type WriteTx = Transaction<'static, sqlx::Sqlite>;
+/// A write transaction. SQLite has one writer at a time; writers queue here,
+/// in the process, rather than in SQLite's busy handler, which sleeps in
+/// steps of up to 100 ms and turns contention into long tail latencies.
+pub struct WriteTx {
+    // Declared first so it rolls back (when not committed) before the turn is passed on.
+    tx: Transaction<'static, sqlx::Sqlite>,
+    _turn: OwnedMutexGuard<()>,
+}
+
+impl WriteTx {
+    pub async fn commit(self) -> Result<()> {
+        self.tx.commit().await?;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.tx
+    }
+}
 
 /// The database behind gobang.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    writer: Arc<Mutex<()>>,
 }
 
 impl Store {
@@ -72,13 +101,18 @@ impl Store {
             .connect_with(options)
             .await?;
         migrator().run(&pool).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            writer: Arc::new(Mutex::new(())),
+        })
     }
 
     /// Starts a write transaction that holds the database's write lock from
     /// its first statement.
     pub async fn write(&self) -> Result<WriteTx> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+        let turn = self.writer.clone().lock_owned().await;
+        let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        Ok(WriteTx { tx, _turn: turn })
     }
 
     /// A connection for reading.

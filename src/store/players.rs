@@ -48,18 +48,24 @@ macro_rules! select_players {
 }
 
 fn player(row: &SqliteRow) -> Result<PlayerRow> {
+    player_prefixed(row, "")
+}
+
+/// A player read from columns named with `prefix` (for joins).
+pub(super) fn player_prefixed(row: &SqliteRow, prefix: &str) -> Result<PlayerRow> {
+    let name = |column: &str| format!("{prefix}{column}");
     Ok(PlayerRow {
-        id: column(row, "id")?,
-        name: column(row, "name")?,
-        kind: column(row, "kind")?,
-        level: column(row, "level")?,
-        score: column(row, "score")?,
-        wins: column(row, "wins")?,
-        losses: column(row, "losses")?,
-        draws: column(row, "draws")?,
-        abandoned: column(row, "abandoned")?,
-        games: column(row, "games")?,
-        created_at: column(row, "created_at")?,
+        id: column(row, &name("id"))?,
+        name: column(row, &name("name"))?,
+        kind: column(row, &name("kind"))?,
+        level: column(row, &name("level"))?,
+        score: column(row, &name("score"))?,
+        wins: column(row, &name("wins"))?,
+        losses: column(row, &name("losses"))?,
+        draws: column(row, &name("draws"))?,
+        abandoned: column(row, &name("abandoned"))?,
+        games: column(row, &name("games"))?,
+        created_at: column(row, &name("created_at"))?,
     })
 }
 
