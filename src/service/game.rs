@@ -413,7 +413,7 @@ fn encode_record(points: &[Point]) -> String {
 
 fn decode_record(text: &str) -> Option<Vec<Point>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     bytes
