@@ -1,6 +1,8 @@
 //! gobang: five-in-a-row, renju and tic-tac-toe as a service.
 
 pub mod api;
+pub mod arena;
+pub mod brain;
 pub mod engine;
 pub mod rules;
 pub mod service;

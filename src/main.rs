@@ -1,4 +1,6 @@
-//! The `gobang` command: `serve` runs the server, `openapi` prints the spec.
+//! The `gobang` command: `serve` runs the server, `openapi` prints the spec,
+//! `brain` speaks the Gomocup protocol, `arena` plays levels and engines
+//! against each other.
 
 use std::time::Duration;
 
@@ -24,6 +26,42 @@ enum Command {
     Serve(ServeArgs),
     /// Print the OpenAPI document.
     Openapi,
+    /// Play as a Gomocup engine on stdin/stdout.
+    Brain {
+        /// The computer level that plays.
+        #[arg(long, default_value = "expert")]
+        level: String,
+    },
+    /// Play two contenders against each other and report the score and Elo.
+    Arena(ArenaArgs),
+}
+
+#[derive(clap::Args)]
+struct ArenaArgs {
+    /// A level (beginner, intermediate, advanced, expert) or cmd:<Gomocup engine command>.
+    first: String,
+    /// The opponent, in the same form.
+    second: String,
+    /// Games to play; each opening is played twice with colours swapped.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rules: String,
+    /// Board size (freestyle and standard).
+    #[arg(long, default_value_t = 15)]
+    size: u8,
+    /// Thinking time per move, in ms.
+    #[arg(long, default_value_t = 200)]
+    time_ms: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -64,7 +102,97 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             Ok(())
         }
         Command::Serve(args) => serve(args),
+        Command::Brain { level } => {
+            let level = level.parse::<gobang::engine::Level>()?;
+            gobang::brain::run(level, std::io::stdin().lock(), std::io::stdout().lock())?;
+            Ok(())
+        }
+        Command::Arena(args) => arena(args),
     }
+}
+
+fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use gobang::arena::{self, Contender, MatchConfig};
+    use gobang::rules::{ForbiddenPolicy, Variant};
+    use std::io::Write;
+
+    let variant = match args.rules.as_str() {
+        "freestyle" => Variant::freestyle(args.size)?,
+        "standard" => Variant::standard(args.size)?,
+        // The referee applies the tournament rule: a forbidden move loses.
+        "renju" => Variant::renju(ForbiddenPolicy::Lose),
+        other => {
+            return Err(format!("rules must be freestyle, standard or renju, not {other}").into());
+        }
+    };
+    let config = MatchConfig {
+        first: args.first.parse::<Contender>()?,
+        second: args.second.parse::<Contender>()?,
+        games: args.games,
+        variant,
+        time_per_move: Duration::from_millis(args.time_ms),
+        seed: args.seed,
+    };
+    let total = args.games;
+    let progress = |games: &[arena::GameReport]| {
+        let wins = games.iter().filter(|g| g.score == 1.0).count();
+        let losses = games.iter().filter(|g| g.score == 0.0).count();
+        let draws = games.len() - wins - losses;
+        let done = games.len() * 30 / total.max(1);
+        eprint!(
+            "\r[{}{}] {}/{} +{} -{} ={}   ",
+            "#".repeat(done),
+            ".".repeat(30 - done),
+            games.len(),
+            total,
+            wins,
+            losses,
+            draws
+        );
+    };
+    let report = arena::run(&config, args.threads, &progress);
+    eprintln!();
+    if let Some(path) = &args.record {
+        let mut file = std::fs::File::create(path)?;
+        for g in &report.games {
+            let line = serde_json::json!({
+                "opening": g.opening,
+                "first_is_black": g.first_is_black,
+                "moves": g.moves.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+                "score": g.score,
+                "reason": g.reason,
+            });
+            writeln!(file, "{line}")?;
+        }
+    }
+    let (elo, low, high) = report.elo();
+    let (p50, p99, max) = report.move_times();
+    println!(
+        "{} vs {} · {} · {} games · {} ms/move",
+        config.first,
+        config.second,
+        args.rules,
+        report.games.len(),
+        args.time_ms
+    );
+    println!(
+        "{}: +{} -{} ={}  score {:.1}%  Elo {:+.0} (95% {:+.0} to {:+.0})",
+        config.first,
+        report.wins(),
+        report.losses(),
+        report.draws(),
+        report.score() * 100.0,
+        elo,
+        low,
+        high
+    );
+    println!(
+        "move times: p50 {} ms, p99 {} ms, max {} ms",
+        p50.as_millis(),
+        p99.as_millis(),
+        max.as_millis()
+    );
+    Ok(())
 }
 
 #[actix_web::main]

@@ -127,7 +127,7 @@ pub enum SeatRequest {
     Named(String),
     /// Another player, by id.
     Player { player_id: String },
-    /// A computer level: `beginner` or `intermediate`.
+    /// A computer level: `beginner`, `intermediate`, `advanced` or `expert`.
     Computer { ai: String },
 }
 

@@ -1,6 +1,6 @@
-//! The two one-move evaluators of the original browser games (ORIGINS.md):
-//! score every playable point, play the best. They see no further than the
-//! next stone, which is what makes them beatable.
+//! The one-move evaluator of the original browser games (ORIGINS.md): score
+//! every playable point by the runs through it, play the best. It sees no
+//! further than the next stone, which is what makes it beatable.
 
 use super::{Candidate, Decision, SplitMix64};
 use crate::rules::{Board, Color, Point, Position};
@@ -124,59 +124,6 @@ pub(super) fn line_scoring(position: &Position, seed: u64) -> Option<Decision> {
     decide(scored)
 }
 
-/// Window scoring: every window of k points in a row through a point that
-/// only one side occupies adds to its score, more for more stones and more
-/// for its own windows than the opponent's.
-pub(super) fn window_scoring(position: &Position) -> Option<Decision> {
-    let board = position.board();
-    let me = position.to_move();
-    let k = position.variant().k() as i32;
-    const OWN: [i64; 5] = [1, 220, 420, 2100, 20_000];
-    const THEIRS: [i64; 5] = [0, 200, 400, 2000, 10_000];
-
-    let window_value = |p: Point| -> i64 {
-        let mut total = 0;
-        for (dx, dy) in DIRECTIONS {
-            for offset in 0..k {
-                let (sx, sy) = (p.x as i32 - offset * dx, p.y as i32 - offset * dy);
-                let (mut mine, mut theirs) = (0usize, 0usize);
-                let mut fits = true;
-                for n in 0..k {
-                    match stone_at(board, sx + n * dx, sy + n * dy) {
-                        None => {
-                            fits = false;
-                            break;
-                        }
-                        Some(Some(c)) if c == me => mine += 1,
-                        Some(Some(_)) => theirs += 1,
-                        Some(None) => {}
-                    }
-                }
-                if !fits {
-                    continue;
-                }
-                let k = k as usize;
-                total += match (mine, theirs) {
-                    (0, 0) => OWN[0],
-                    (m, 0) => OWN[as_if_five(m, k).clamp(1, 4)],
-                    (0, t) => THEIRS[as_if_five(t, k).clamp(1, 4)],
-                    _ => 0,
-                };
-            }
-        }
-        total
-    };
-
-    let scored = legal_points(position)
-        .into_iter()
-        .map(|p| Candidate {
-            point: p,
-            score: window_value(p) + centre_bonus(board, p),
-        })
-        .collect();
-    decide(scored)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +135,7 @@ mod tests {
     }
 
     #[test]
-    fn both_evaluators_complete_their_own_row_first() {
+    fn every_level_completes_its_own_row_first() {
         let p = position(Variant::tictactoe(), &["XX.", "OO.", "..."]);
         for level in Level::ALL {
             let d = think(&p, level, &Limits::default()).unwrap();
@@ -197,7 +144,7 @@ mod tests {
     }
 
     #[test]
-    fn both_evaluators_block_the_opponents_row() {
+    fn every_level_blocks_the_opponents_row() {
         let p = position(Variant::tictactoe(), &["XX.", "O..", "..."]);
         for level in Level::ALL {
             let d = think(&p, level, &Limits::default()).unwrap();

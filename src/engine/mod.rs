@@ -2,8 +2,13 @@
 //! move in a [`Position`]. Pure and synchronous; a search is bounded by the
 //! [`Limits`] it is given and is reproducible for a given seed.
 
+mod board;
 mod evaluators;
+mod patterns;
 mod random;
+mod search;
+mod solve;
+mod time;
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,19 +24,32 @@ pub enum Level {
     /// Scores every point by the runs through it, like the original browser
     /// games; a random first reply next to the opponent's first stone.
     Beginner,
-    /// Scores every point by the winning windows through it, with more
-    /// weight on its own.
+    /// Sees the threats of the next move: fives, fours, open threes and
+    /// their combinations, for both sides, one move ahead.
     Intermediate,
+    /// A short threat-aware search: wins by continuous fours, a few plies
+    /// of alpha-beta.
+    Advanced,
+    /// The full search: VCF and VCT, deep alpha-beta with a transposition
+    /// table, within the time budget; small boards are solved exactly.
+    Expert,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 2] = [Level::Beginner, Level::Intermediate];
+    pub const ALL: [Level; 4] = [
+        Level::Beginner,
+        Level::Intermediate,
+        Level::Advanced,
+        Level::Expert,
+    ];
 
     pub const fn as_str(self) -> &'static str {
         match self {
             Level::Beginner => "beginner",
             Level::Intermediate => "intermediate",
+            Level::Advanced => "advanced",
+            Level::Expert => "expert",
         }
     }
 }
@@ -120,6 +138,42 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
     }
     match level {
         Level::Beginner => evaluators::line_scoring(position, limits.seed),
-        Level::Intermediate => evaluators::window_scoring(position),
+        Level::Intermediate => {
+            let config = search::SearchConfig {
+                max_depth: 1,
+                width: 12,
+                vcf_depth: 0,
+                vct_depth: 0,
+            };
+            search::Searcher::new(position, config, limits).run()
+        }
+        Level::Advanced => {
+            // A short look-ahead: it sees forced wins near at hand and misses
+            // deeper plans, as a club player would.
+            let config = search::SearchConfig {
+                max_depth: 3,
+                width: 8,
+                vcf_depth: 5,
+                vct_depth: 0,
+            };
+            let limits = Limits {
+                time: limits.time.min(Duration::from_millis(500)),
+                ..*limits
+            };
+            search::Searcher::new(position, config, &limits).run()
+        }
+        Level::Expert => {
+            let empties = position.variant().area() - position.board().stone_count();
+            if empties <= solve::SOLVABLE_EMPTIES {
+                return solve::solve(position);
+            }
+            let config = search::SearchConfig {
+                max_depth: 40,
+                width: 14,
+                vcf_depth: 16,
+                vct_depth: 3,
+            };
+            search::Searcher::new(position, config, limits).run()
+        }
     }
 }

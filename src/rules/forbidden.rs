@@ -216,6 +216,16 @@ fn judge(cells: &mut Cells, index: usize) -> Option<ForbiddenKind> {
     verdict
 }
 
+/// Why black may not play the empty point `index` of `cells` (for the
+/// engine, which keeps its own copy of the board in the same layout).
+pub(crate) fn forbidden_at(cells: &Cells, index: usize) -> Option<ForbiddenKind> {
+    if cells[index] != Cell::Empty || !may_be_forbidden(cells, index) {
+        return None;
+    }
+    let mut scratch = *cells;
+    judge(&mut scratch, index)
+}
+
 /// Could a black stone at `index` make anything forbidden at all? A cheap
 /// count that rules out most points: a three needs two more black stones on
 /// its line within reach, two fours on one line four more, an overline five.

@@ -3,10 +3,10 @@
 //! Pure and synchronous: no HTTP, SQL, async or clock. The server, the
 //! computer players, the Gomocup brain and the arena all stand on it.
 
-mod board;
+pub(crate) mod board;
 mod color;
 mod error;
-mod forbidden;
+pub(crate) mod forbidden;
 mod point;
 mod position;
 mod variant;

@@ -1,0 +1,419 @@
+//! `gobang arena`: plays two contenders — computer levels or external
+//! Gomocup engines — against each other from balanced openings, colours
+//! alternating, refereed by the rules (an illegal or forbidden move or a
+//! timeout loses), and reports the score with an Elo estimate.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use crate::engine::{self, Level, Limits};
+use crate::rules::{Color, Outcome, Point, Position, RuleSet, Variant};
+
+/// One side of a match.
+#[derive(Clone, Debug)]
+pub enum Contender {
+    Level(Level),
+    /// A Gomocup engine started with this shell command.
+    External(String),
+}
+
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contender::Level(l) => write!(f, "{l}"),
+            Contender::External(c) => write!(f, "`{c}`"),
+        }
+    }
+}
+
+impl std::str::FromStr for Contender {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.strip_prefix("cmd:") {
+            Some(command) => Ok(Contender::External(command.to_string())),
+            None => s
+                .parse()
+                .map(Contender::Level)
+                .map_err(|e: engine::UnknownLevel| {
+                    format!("{e}; or give an external Gomocup engine as cmd:<command>")
+                }),
+        }
+    }
+}
+
+/// The 26 standard renju openings (first three stones), as `[x, y]`.
+pub fn standard_openings() -> Vec<Vec<Point>> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        openings: Vec<Opening>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Opening {
+        gomocup_xy: Vec<[u8; 2]>,
+    }
+    let file: File = serde_json::from_str(include_str!("../data/renju_26_openings.json"))
+        .expect("the openings file is valid");
+    file.openings
+        .into_iter()
+        .map(|o| {
+            o.gomocup_xy
+                .into_iter()
+                .map(|[x, y]| Point::new(x, y))
+                .collect()
+        })
+        .collect()
+}
+
+pub struct MatchConfig {
+    pub first: Contender,
+    pub second: Contender,
+    pub games: usize,
+    pub variant: Variant,
+    pub time_per_move: Duration,
+    pub seed: u64,
+}
+
+/// How one game ended, from the first contender's side.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    pub first_is_black: bool,
+    pub opening: usize,
+    pub moves: Vec<Point>,
+    /// 1 win, 0.5 draw, 0 loss for the first contender.
+    pub score: f64,
+    pub reason: String,
+    /// Thinking time of every move the contenders chose.
+    pub move_times: Vec<Duration>,
+}
+
+/// The match result.
+pub struct MatchReport {
+    pub games: Vec<GameReport>,
+}
+
+impl MatchReport {
+    pub fn wins(&self) -> usize {
+        self.games.iter().filter(|g| g.score == 1.0).count()
+    }
+    pub fn losses(&self) -> usize {
+        self.games.iter().filter(|g| g.score == 0.0).count()
+    }
+    pub fn draws(&self) -> usize {
+        self.games.len() - self.wins() - self.losses()
+    }
+    /// The first contender's mean score per game.
+    pub fn score(&self) -> f64 {
+        self.games.iter().map(|g| g.score).sum::<f64>() / self.games.len().max(1) as f64
+    }
+
+    /// The Elo difference (first minus second) and its 95% interval, from
+    /// a Wilson score interval on the mean score (draws count a half), so a
+    /// clean sweep still gets an honest lower bound.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games.len().max(1) as f64;
+        let p = self.score();
+        let z = 1.96f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        let elo = |s: f64| {
+            let s = s.clamp(0.5 / n, 1.0 - 0.5 / n);
+            -400.0 * (1.0 / s - 1.0).log10()
+        };
+        (elo(p), elo(centre - half), elo(centre + half))
+    }
+
+    /// Move-time percentiles over the match: (p50, p99, max).
+    pub fn move_times(&self) -> (Duration, Duration, Duration) {
+        let mut all: Vec<Duration> = self
+            .games
+            .iter()
+            .flat_map(|g| g.move_times.iter().copied())
+            .collect();
+        all.sort();
+        let at = |q: f64| {
+            all.get(((all.len() as f64 * q) as usize).min(all.len().saturating_sub(1)))
+                .copied()
+        };
+        (
+            at(0.5).unwrap_or_default(),
+            at(0.99).unwrap_or_default(),
+            all.last().copied().unwrap_or_default(),
+        )
+    }
+}
+
+/// A running external engine.
+struct External {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl External {
+    fn start(command: &str, variant: &Variant, time: Duration) -> Result<External, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command}: {e}"))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = External {
+            child,
+            stdin,
+            lines,
+        };
+        let size = if variant.width() == variant.height() {
+            format!("START {}", variant.width())
+        } else {
+            format!("RECTSTART {},{}", variant.width(), variant.height())
+        };
+        engine.send(&size)?;
+        engine.answer(Duration::from_secs(10))?;
+        let rule = match variant.rule_set() {
+            RuleSet::Renju => 4,
+            RuleSet::Standard => 1,
+            _ => 0,
+        };
+        engine.send(&format!("INFO timeout_turn {}", time.as_millis()))?;
+        engine.send("INFO timeout_match 0")?;
+        engine.send(&format!("INFO rule {rule}"))?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("the engine stopped listening: {e}"))
+    }
+
+    /// The next answer that is not a message or debug line.
+    fn answer(&mut self, wait: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| "no answer in time".to_string())?;
+            let upper = line.trim().to_ascii_uppercase();
+            if upper.starts_with("MESSAGE") || upper.starts_with("DEBUG") || upper.is_empty() {
+                continue;
+            }
+            return Ok(line.trim().to_string());
+        }
+    }
+
+    fn choose(&mut self, position: &Position, time: Duration) -> Result<Point, String> {
+        // Describe the whole position each time: simple and always in sync.
+        self.send("BOARD")?;
+        let me = position.to_move();
+        for p in position.board().points() {
+            if let Some(c) = position.board().get(p) {
+                let who = if c == me { 1 } else { 2 };
+                self.send(&format!("{},{},{}", p.x, p.y, who))?;
+            }
+        }
+        self.send("DONE")?;
+        let answer = self.answer(time + Duration::from_millis(500))?;
+        let (x, y) = answer
+            .split_once(',')
+            .ok_or(format!("not a move: {answer:?}"))?;
+        let (x, y) = (x.trim().parse::<u8>(), y.trim().parse::<u8>());
+        match (x, y) {
+            (Ok(x), Ok(y)) => Ok(Point::new(x, y)),
+            _ => Err(format!("not a move: {answer:?}")),
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("END");
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+enum Player {
+    Level(Level),
+    External(Box<External>),
+}
+
+impl Player {
+    fn new(contender: &Contender, variant: &Variant, time: Duration) -> Result<Player, String> {
+        Ok(match contender {
+            Contender::Level(level) => Player::Level(*level),
+            Contender::External(command) => {
+                Player::External(Box::new(External::start(command, variant, time)?))
+            }
+        })
+    }
+
+    fn choose(&mut self, position: &Position, time: Duration, seed: u64) -> Result<Point, String> {
+        match self {
+            Player::Level(level) => {
+                let limits = Limits {
+                    time,
+                    nodes: None,
+                    seed,
+                };
+                engine::think(position, *level, &limits)
+                    .map(|d| d.point)
+                    .ok_or_else(|| "no move".to_string())
+            }
+            Player::External(engine) => engine.choose(position, time),
+        }
+    }
+}
+
+/// Plays one game; `first_is_black` says which contender has black.
+fn play_game(
+    config: &MatchConfig,
+    opening: &[Point],
+    opening_index: usize,
+    first_is_black: bool,
+    seed: u64,
+) -> GameReport {
+    let variant = config.variant;
+    let mut position = Position::new(variant);
+    for &p in opening {
+        if position.play(p).is_err() {
+            break;
+        }
+    }
+    let tolerance = config.time_per_move / 2 + Duration::from_millis(100);
+    let mut report = GameReport {
+        first_is_black,
+        opening: opening_index,
+        moves: position.moves().to_vec(),
+        score: 0.5,
+        reason: String::new(),
+        move_times: Vec::new(),
+    };
+    let players = (
+        Player::new(&config.first, &variant, config.time_per_move),
+        Player::new(&config.second, &variant, config.time_per_move),
+    );
+    let (mut first, mut second) = match players {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            report.reason = e;
+            return report;
+        }
+    };
+    let score_for = |winner: Color| {
+        if (winner == Color::Black) == first_is_black {
+            1.0
+        } else {
+            0.0
+        }
+    };
+    loop {
+        let mover = position.to_move();
+        let first_moves = (mover == Color::Black) == first_is_black;
+        let player = if first_moves { &mut first } else { &mut second };
+        let started = Instant::now();
+        let choice = player.choose(
+            &position,
+            config.time_per_move,
+            seed ^ position.moves().len() as u64,
+        );
+        let took = started.elapsed();
+        report.move_times.push(took);
+        let point = match choice {
+            Ok(p) => p,
+            Err(e) => {
+                report.score = score_for(mover.opponent());
+                report.reason = format!("{mover} failed: {e}");
+                return report;
+            }
+        };
+        if took > config.time_per_move + tolerance {
+            report.score = score_for(mover.opponent());
+            report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());
+            return report;
+        }
+        match position.play(point) {
+            Err(e) => {
+                report.score = score_for(mover.opponent());
+                report.reason = format!("{mover} played an illegal move {point}: {e}");
+                return report;
+            }
+            Ok(None) => report.moves.push(point),
+            Ok(Some(outcome)) => {
+                report.moves.push(point);
+                match outcome {
+                    Outcome::Draw => {
+                        report.score = 0.5;
+                        report.reason = "board full".into();
+                    }
+                    Outcome::Win { winner, reason, .. } => {
+                        report.score = score_for(winner);
+                        report.reason = format!("{winner} won ({reason:?})");
+                    }
+                }
+                return report;
+            }
+        }
+    }
+}
+
+/// Plays the match on `threads` threads, calling `progress` after each game.
+pub fn run(
+    config: &MatchConfig,
+    threads: usize,
+    progress: &(dyn Fn(&[GameReport]) + Sync),
+) -> MatchReport {
+    let openings = standard_openings();
+    let fits = |o: &Vec<Point>| {
+        o.iter()
+            .all(|p| p.x < config.variant.width() && p.y < config.variant.height())
+    };
+    let openings: Vec<Vec<Point>> = if config.variant.area() >= 49 {
+        openings.into_iter().filter(fits).collect()
+    } else {
+        vec![Vec::new()]
+    };
+    // Each opening is played twice, colours swapped.
+    let schedule: Vec<(usize, bool)> = (0..config.games)
+        .map(|n| ((n / 2) % openings.len(), n % 2 == 0))
+        .collect();
+    let results = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&(opening, first_is_black)) = schedule.get(n) else {
+                        break;
+                    };
+                    let seed = config.seed.wrapping_add(n as u64 * 0x9E37_79B9);
+                    let report =
+                        play_game(config, &openings[opening], opening, first_is_black, seed);
+                    let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                    results.push(report);
+                    progress(&results);
+                }
+            });
+        }
+    });
+    MatchReport {
+        games: results.into_inner().unwrap_or_else(|e| e.into_inner()),
+    }
+}

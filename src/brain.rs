@@ -1,0 +1,230 @@
+//! `gobang brain`: the Gomocup engine protocol on stdin/stdout, so the
+//! engine can play in any Gomocup manager against any Gomocup engine.
+//! Coordinates are `x,y`, 0-based, x from the left, y from the top.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use crate::engine::{self, Level, Limits};
+use crate::rules::{ForbiddenPolicy, Point, Position, Variant};
+
+/// The protocol state: the board as the manager describes it.
+pub struct Brain {
+    level: Level,
+    width: u8,
+    height: u8,
+    rule: u32,
+    timeout_turn: Duration,
+    time_left: Option<Duration>,
+    /// Stones in the order they were placed, with their owner (true: ours).
+    stones: Vec<(Point, bool)>,
+    seed: u64,
+}
+
+impl Brain {
+    pub fn new(level: Level) -> Brain {
+        Brain {
+            level,
+            width: 15,
+            height: 15,
+            rule: 0,
+            timeout_turn: Duration::from_secs(5),
+            time_left: None,
+            stones: Vec::new(),
+            seed: 1,
+        }
+    }
+
+    fn variant(&self) -> Result<Variant, String> {
+        let square = self.width == self.height;
+        if self.rule & 4 != 0 {
+            if (self.width, self.height) != (15, 15) {
+                return Err("renju is played on 15x15 only".into());
+            }
+            return Ok(Variant::renju(ForbiddenPolicy::Lose));
+        }
+        let exact = self.rule & 1 != 0;
+        match (square, exact) {
+            (true, false) if self.width >= 5 => {
+                Variant::freestyle(self.width).map_err(|e| e.to_string())
+            }
+            (true, true) if self.width >= 5 => {
+                Variant::standard(self.width).map_err(|e| e.to_string())
+            }
+            _ => Variant::custom(self.width, self.height, 5, !exact).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The position the stones make; black is whoever has as many stones as
+    /// the other side or one more, with the side to move being us.
+    fn position(&self) -> Result<Position, String> {
+        let variant = self.variant()?;
+        let ours = self.stones.iter().filter(|(_, mine)| *mine).count();
+        let theirs = self.stones.len() - ours;
+        // We are to move: if the counts are equal we are black.
+        let we_are_black = ours == theirs;
+        let mut rows = vec![vec!['.'; self.width as usize]; self.height as usize];
+        for &(p, mine) in &self.stones {
+            let black = mine == we_are_black;
+            rows[p.y as usize][p.x as usize] = if black { 'X' } else { 'O' };
+        }
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        Position::from_rows(variant, &rows).map_err(|e| e.to_string())
+    }
+
+    fn budget(&self) -> Duration {
+        let mut budget = self.timeout_turn;
+        if let Some(left) = self.time_left {
+            // Spread what is left of the match over the moves still to come.
+            budget = budget.min(left / 15);
+        }
+        // Answer before the manager's deadline, whatever the machine does meanwhile.
+        budget
+            .saturating_sub(Duration::from_millis(30).min(budget / 5))
+            .max(Duration::from_millis(5))
+    }
+
+    fn think(&mut self) -> String {
+        let position = match self.position() {
+            Ok(p) => p,
+            Err(e) => return format!("ERROR {e}"),
+        };
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let limits = Limits {
+            time: self.budget(),
+            nodes: None,
+            seed: self.seed,
+        };
+        match engine::think(&position, self.level, &limits) {
+            Some(decision) => {
+                self.stones.push((decision.point, true));
+                format!("{},{}", decision.point.x, decision.point.y)
+            }
+            None => "ERROR no move to play".into(),
+        }
+    }
+
+    fn parse_point(&self, text: &str) -> Option<Point> {
+        let mut parts = text.trim().split(',');
+        let x: u8 = parts.next()?.trim().parse().ok()?;
+        let y: u8 = parts.next()?.trim().parse().ok()?;
+        (x < self.width && y < self.height).then_some(Point::new(x, y))
+    }
+
+    /// Answers one command line; `None` to say nothing, `Some(lines)` to
+    /// answer. `board` collects the lines between BOARD and DONE.
+    pub fn command(&mut self, line: &str, board: &mut Option<Vec<(Point, u32)>>) -> Option<String> {
+        let line = line.trim();
+        if let Some(rows) = board.as_mut() {
+            if line.eq_ignore_ascii_case("DONE") {
+                let rows = board.take().unwrap_or_default();
+                self.stones = rows.into_iter().map(|(p, who)| (p, who == 1)).collect();
+                return Some(self.think());
+            }
+            let mut parts = line.split(',');
+            let parsed = (|| {
+                let x: u8 = parts.next()?.trim().parse().ok()?;
+                let y: u8 = parts.next()?.trim().parse().ok()?;
+                let who: u32 = parts.next()?.trim().parse().ok()?;
+                Some((Point::new(x, y), who))
+            })();
+            return match parsed {
+                Some(entry) => {
+                    rows.push(entry);
+                    None
+                }
+                None => Some(format!("ERROR bad board line {line:?}")),
+            };
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word.to_ascii_uppercase().as_str() {
+            "" => None,
+            "START" => match rest.trim().parse::<u8>() {
+                Ok(n) if (5..=26).contains(&n) => {
+                    self.width = n;
+                    self.height = n;
+                    self.stones.clear();
+                    Some("OK".into())
+                }
+                _ => Some(format!("ERROR unsupported size {rest}")),
+            },
+            "RECTSTART" => {
+                let size = rest
+                    .split(',')
+                    .map(|s| s.trim().parse::<u8>())
+                    .collect::<Result<Vec<_>, _>>();
+                match size.as_deref() {
+                    Ok([w, h]) if (5..=26).contains(w) && (5..=26).contains(h) => {
+                        self.width = *w;
+                        self.height = *h;
+                        self.stones.clear();
+                        Some("OK".into())
+                    }
+                    _ => Some(format!("ERROR unsupported size {rest}")),
+                }
+            }
+            "RESTART" => {
+                self.stones.clear();
+                Some("OK".into())
+            }
+            "INFO" => {
+                let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                let number = value.trim().parse::<u64>().ok();
+                match (key.to_ascii_lowercase().as_str(), number) {
+                    ("timeout_turn", Some(ms)) if ms > 0 => {
+                        self.timeout_turn = Duration::from_millis(ms)
+                    }
+                    ("time_left", Some(ms)) => self.time_left = Some(Duration::from_millis(ms)),
+                    ("rule", Some(rule)) => self.rule = rule as u32,
+                    _ => {}
+                }
+                None
+            }
+            "BEGIN" => Some(self.think()),
+            "TURN" => match self.parse_point(rest) {
+                Some(p) if !self.stones.iter().any(|(q, _)| *q == p) => {
+                    self.stones.push((p, false));
+                    Some(self.think())
+                }
+                _ => Some(format!("ERROR bad move {rest}")),
+            },
+            "BOARD" => {
+                *board = Some(Vec::new());
+                None
+            }
+            "TAKEBACK" => match self.parse_point(rest) {
+                Some(p) => {
+                    self.stones.retain(|(q, _)| *q != p);
+                    Some("OK".into())
+                }
+                None => Some(format!("ERROR bad point {rest}")),
+            },
+            "ABOUT" => Some(format!(
+                "name=\"gobang\", version=\"{}\", author=\"the gobang team\", country=\"\"",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "END" => None,
+            _ => Some(format!("UNKNOWN {word}")),
+        }
+    }
+}
+
+/// Runs the protocol until END or the end of input.
+pub fn run(level: Level, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut brain = Brain::new(level);
+    let mut board = None;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().eq_ignore_ascii_case("END") {
+            break;
+        }
+        if let Some(answer) = brain.command(&line, &mut board) {
+            writeln!(output, "{answer}")?;
+            output.flush()?;
+        }
+    }
+    Ok(())
+}

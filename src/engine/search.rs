@@ -1,0 +1,643 @@
+//! The searching levels: immediate wins and blocks, victory by continuous
+//! fours (VCF), threat-space search with threes (VCT), then alpha-beta (PVS)
+//! with iterative deepening, a transposition table, and threat-first move
+//! ordering with killers and history.
+
+use std::collections::HashSet;
+
+use super::board::{SearchBoard, side};
+use super::patterns::Pattern;
+use super::time::TimeManager;
+use super::{Candidate, Decision, Limits, SplitMix64};
+use crate::rules::board::DIRECTIONS;
+use crate::rules::{Color, Position};
+
+const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses in a known number of plies.
+const WIN_THRESHOLD: i32 = WIN - 1000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 64;
+
+/// How a searching level searches.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    pub max_depth: i32,
+    /// Moves looked at in a quiet node, best first.
+    pub width: usize,
+    /// Attacker moves in a VCF line.
+    pub vcf_depth: u32,
+    /// Attacker moves in a VCT line (0: no VCT).
+    pub vct_depth: u32,
+}
+
+/// Per-direction weights of what a stone makes, for ordering and evaluation.
+const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
+
+/// What a stone of one side on one point makes, over the four lines.
+#[derive(Clone, Copy, Default)]
+struct Threat {
+    value: i32,
+    fives: u8,
+    fours: u8,
+    open_threes: u8,
+}
+
+impl Threat {
+    fn of(board: &SearchBoard, color: Color, i: usize) -> Threat {
+        let mut t = Threat::default();
+        for d in 0..4 {
+            let p = board.pattern(color, d, i);
+            t.value += WEIGHT[p as usize];
+            match p {
+                Pattern::Five => t.fives += 1,
+                Pattern::OpenFour => t.fours += 2,
+                Pattern::Four => t.fours += 1,
+                Pattern::OpenThree => t.open_threes += 1,
+                _ => {}
+            }
+        }
+        if t.fours >= 2 {
+            t.value += 5000;
+        } else if t.fours == 1 && t.open_threes >= 1 {
+            t.value += 2500;
+        } else if t.open_threes >= 2 {
+            t.value += 1200;
+        }
+        t
+    }
+
+    /// A move that wins next turn unless the opponent has a five.
+    fn is_winning_four(&self) -> bool {
+        self.fours >= 2
+    }
+}
+
+/// The points of interest of the side to move.
+struct Scan {
+    my_five: Option<usize>,
+    their_fives: Vec<usize>,
+    my_winning_four: Option<usize>,
+    /// The opponent can make an open four next move (they have a three).
+    their_three: bool,
+    /// (point, ordering score, my threat, their threat)
+    moves: Vec<(usize, i32, Threat, Threat)>,
+    evaluation: i32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    hash: u64,
+    best: u16,
+    depth: i8,
+    bound: u8,
+    score: i32,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+const TABLE_BITS: u32 = 18;
+
+pub struct Searcher {
+    board: SearchBoard,
+    config: SearchConfig,
+    clock: TimeManager,
+    nodes: u64,
+    stopped: bool,
+    table: Vec<Entry>,
+    killers: [[usize; 2]; MAX_PLY],
+    history: Vec<u32>,
+    vcf_failed: HashSet<u64>,
+    rng: SplitMix64,
+}
+
+impl Searcher {
+    pub fn new(position: &Position, config: SearchConfig, limits: &Limits) -> Searcher {
+        let board = SearchBoard::new(position);
+        let history = vec![0; 2 * crate::rules::board::PADDED];
+        Searcher {
+            board,
+            config,
+            clock: TimeManager::new(limits.time, limits.nodes),
+            nodes: 0,
+            stopped: false,
+            table: vec![Entry::default(); 1 << TABLE_BITS],
+            killers: [[0; 2]; MAX_PLY],
+            history,
+            vcf_failed: HashSet::new(),
+            rng: SplitMix64::new(limits.seed),
+        }
+    }
+
+    fn me(&self) -> Color {
+        self.board.to_move
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.stopped && self.clock.must_stop(self.nodes) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Looks at every empty point near a stone.
+    fn scan(&self) -> Scan {
+        let me = self.me();
+        let them = me.opponent();
+        let mut scan = Scan {
+            my_five: None,
+            their_fives: Vec::new(),
+            my_winning_four: None,
+            their_three: false,
+            moves: Vec::with_capacity(64),
+            evaluation: 0,
+        };
+        let mine_total = &mut 0i32;
+        let theirs_total = &mut 0i32;
+        for &i in &self.board.points {
+            if !self.board.is_empty(i) || (!self.board.near(i) && self.board.stones > 0) {
+                continue;
+            }
+            let mine = Threat::of(&self.board, me, i);
+            let theirs = Threat::of(&self.board, them, i);
+            if theirs.fives > 0 {
+                scan.their_fives.push(i);
+            }
+            if theirs.is_winning_four() && self.board.legal(i, them) {
+                scan.their_three = true;
+            }
+            *theirs_total += theirs.value;
+            let legal = self.board.legal(i, me);
+            if !legal {
+                continue;
+            }
+            *mine_total += mine.value;
+            if mine.fives > 0 {
+                scan.my_five.get_or_insert(i);
+            }
+            if mine.is_winning_four() {
+                scan.my_winning_four.get_or_insert(i);
+            }
+            let score = mine.value * 5 / 4
+                + theirs.value
+                + (self.history[side(me) * crate::rules::board::PADDED + i] as i32).min(200);
+            scan.moves.push((i, score, mine, theirs));
+        }
+        // The side to move acts first, so its chances count for more.
+        scan.evaluation = (*mine_total * 6 / 5 - *theirs_total) / 4;
+        scan
+    }
+
+    /// Victory by continuous fours for the side to move: every attacking
+    /// move is a four, so every reply is forced. Returns the first move and
+    /// the plies to the five.
+    fn vcf(&mut self, depth: u32) -> Option<(usize, u32)> {
+        if self.tick() {
+            return None;
+        }
+        let attacker = self.me();
+        let defender = attacker.opponent();
+        let mut fours = Vec::new();
+        for &i in &self.board.points {
+            if !self.board.is_empty(i) {
+                continue;
+            }
+            let mine = Threat::of(&self.board, attacker, i);
+            if mine.fives > 0 {
+                return Some((i, 1));
+            }
+            if Threat::of(&self.board, defender, i).fives > 0 {
+                // The defender threatens five: no free four to play.
+                return None;
+            }
+            if mine.fours > 0 && self.board.legal(i, attacker) {
+                fours.push((i, mine));
+            }
+        }
+        if depth == 0 || self.vcf_failed.contains(&self.board.hash) {
+            return None;
+        }
+        fours.sort_by_key(|(_, t)| -(t.value));
+        for (i, threat) in fours {
+            if threat.is_winning_four() {
+                return Some((i, 3));
+            }
+            self.board.make(i);
+            let blocks = self.five_points_through(i, attacker);
+            let plies = match blocks.as_slice() {
+                [] => None,
+                // The defender may not block there (renju): five next move.
+                [q] if !self.board.legal(*q, defender) => Some(3),
+                [q] => {
+                    let q = *q;
+                    self.board.make(q);
+                    let plies = if self.five_points_through(q, defender).is_empty() {
+                        self.vcf(depth - 1).map(|(_, plies)| plies + 2)
+                    } else {
+                        None
+                    };
+                    self.board.unmake();
+                    plies
+                }
+                // Two ways to five: the defender cannot stop both.
+                [_, _, ..] => Some(3),
+            };
+            self.board.unmake();
+            if let Some(plies) = plies {
+                return Some((i, plies));
+            }
+            if self.stopped {
+                return None;
+            }
+        }
+        self.vcf_failed.insert(self.board.hash);
+        None
+    }
+
+    /// Empty points on the lines through `i` where `color` makes five.
+    fn five_points_through(&self, i: usize, color: Color) -> Vec<usize> {
+        let mut out = Vec::new();
+        let reach = 5usize;
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for sign in [-1isize, 1] {
+                let mut j = i as isize;
+                for _ in 0..reach {
+                    j += sign * step as isize;
+                    let ju = j as usize;
+                    if !self.board.points_contains(ju) {
+                        break;
+                    }
+                    if self.board.is_empty(ju)
+                        && self.board.pattern(color, d, ju) == Pattern::Five
+                        && !out.contains(&ju)
+                    {
+                        out.push(ju);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Threat-space search with threes: the attacker plays fours and open
+    /// threes; after a three, every defence (blocking points and the
+    /// defender's own fours) is tried. Returns the attacker's first move.
+    fn vct(&mut self, depth: u32) -> Option<usize> {
+        if self.tick() || depth == 0 {
+            return None;
+        }
+        if let Some((first, _)) = self.vcf(self.config.vcf_depth.min(6)) {
+            return Some(first);
+        }
+        let attacker = self.me();
+        let defender = attacker.opponent();
+        let scan = self.scan();
+        if !scan.their_fives.is_empty() {
+            return None;
+        }
+        let mut threes: Vec<(usize, i32)> = scan
+            .moves
+            .iter()
+            .filter(|(_, _, mine, _)| mine.open_threes > 0 && mine.fours == 0)
+            .map(|&(i, score, _, _)| (i, score))
+            .collect();
+        threes.sort_by_key(|&(_, s)| -s);
+        threes.truncate(8);
+        for (i, _) in threes {
+            self.board.make(i);
+            let mut defended = false;
+            let defences = self.defences(attacker);
+            for q in defences {
+                if !self.board.legal(q, defender) {
+                    continue;
+                }
+                self.board.make(q);
+                let wins = self.vct(depth - 1).is_some();
+                self.board.unmake();
+                if !wins || self.stopped {
+                    defended = true;
+                    break;
+                }
+            }
+            self.board.unmake();
+            if !defended && !self.stopped {
+                return Some(i);
+            }
+            if self.stopped {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The defender's replies to the attacker's three (defender to move):
+    /// points where the attacker would make a four or five, and the
+    /// defender's own fours.
+    fn defences(&self, attacker: Color) -> Vec<usize> {
+        let defender = attacker.opponent();
+        let mut out = Vec::new();
+        for &i in &self.board.points {
+            if !self.board.is_empty(i) || !self.board.near(i) {
+                continue;
+            }
+            let theirs = Threat::of(&self.board, attacker, i);
+            let mine = Threat::of(&self.board, defender, i);
+            if theirs.fours > 0 || theirs.fives > 0 || mine.fours > 0 || mine.fives > 0 {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize) {
+        let slot = (self.board.hash >> (64 - TABLE_BITS)) as usize;
+        self.table[slot] = Entry {
+            hash: self.board.hash,
+            best: best as u16,
+            depth: depth.clamp(0, 127) as i8,
+            bound,
+            score,
+        };
+    }
+
+    fn probe(&self) -> Option<Entry> {
+        let e = self.table[(self.board.hash >> (64 - TABLE_BITS)) as usize];
+        (e.bound != 0 && e.hash == self.board.hash).then_some(e)
+    }
+
+    /// The moves worth searching here, best first.
+    fn candidates(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<usize> {
+        if let [block] = scan.their_fives.as_slice() {
+            return vec![*block];
+        }
+        let mut moves: Vec<(usize, i32)> = if scan.their_three {
+            // Against a three: block it, or counter with a four.
+            scan.moves
+                .iter()
+                .filter(|(_, _, mine, theirs)| mine.fours > 0 || theirs.fours > 0)
+                .map(|&(i, s, _, _)| (i, s))
+                .collect()
+        } else {
+            scan.moves.iter().map(|&(i, s, _, _)| (i, s)).collect()
+        };
+        for (i, score) in moves.iter_mut() {
+            if Some(*i) == tt_move {
+                *score += 1 << 24;
+            } else if ply < MAX_PLY && self.killers[ply].contains(i) {
+                *score += 300;
+            }
+        }
+        moves.sort_by_key(|&(_, s)| -s);
+        let width = if scan.their_three {
+            moves.len()
+        } else {
+            self.config.width
+        };
+        moves.truncate(width.max(1));
+        moves.into_iter().map(|(i, _)| i).collect()
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        let scan = self.scan();
+        if scan.my_five.is_some() {
+            return WIN - ply as i32;
+        }
+        match scan.their_fives.len() {
+            0 => {}
+            1 if self.board.legal(scan.their_fives[0], self.me()) => {}
+            _ => return -(WIN - ply as i32 - 1),
+        }
+        if scan.their_fives.is_empty() && scan.my_winning_four.is_some() {
+            return WIN - ply as i32 - 2;
+        }
+        if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
+            return scan.evaluation;
+        }
+        let tt = self.probe();
+        if let Some(e) = tt
+            && e.depth as i32 >= depth
+        {
+            match e.bound {
+                EXACT => return e.score,
+                LOWER if e.score >= beta => return e.score,
+                UPPER if e.score <= alpha => return e.score,
+                _ => {}
+            }
+        }
+        let moves = self.candidates(&scan, ply, tt.map(|e| e.best as usize));
+        if moves.is_empty() {
+            return scan.evaluation;
+        }
+        // A forced block costs no depth.
+        let next_depth = if scan.their_fives.is_empty() {
+            depth - 1
+        } else {
+            depth
+        };
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = moves[0];
+        for (n, &i) in moves.iter().enumerate() {
+            self.board.make(i);
+            let score = if n == 0 {
+                -self.negamax(next_depth, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(next_depth, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta {
+                    -self.negamax(next_depth, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.board.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = i;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if ply < MAX_PLY && self.killers[ply][0] != i {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = i;
+                }
+                let slot = side(self.me()) * crate::rules::board::PADDED + i;
+                let h = &mut self.history[slot];
+                *h = h.saturating_add((depth * depth) as u32);
+                break;
+            }
+        }
+        let bound = if best <= original_alpha {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.store(depth, best, bound, best_move);
+        best
+    }
+
+    /// Chooses a move for the side to move.
+    pub fn run(mut self) -> Option<Decision> {
+        let me = self.me();
+        let scan = self.scan();
+        let decide =
+            |point: usize, candidates: Vec<Candidate>, depth: u32, nodes: u64, win: Option<u32>| {
+                Some(Decision {
+                    point: SearchBoard::point(point),
+                    candidates,
+                    depth,
+                    nodes,
+                    forced_win_in: win,
+                })
+            };
+        let listed = |moves: &[(usize, i32)]| -> Vec<Candidate> {
+            moves
+                .iter()
+                .take(10)
+                .map(|&(i, s)| Candidate {
+                    point: SearchBoard::point(i),
+                    score: s as i64,
+                })
+                .collect()
+        };
+        if scan.moves.is_empty() {
+            // Nothing near a stone (an empty board) or only forbidden points near.
+            let centre = crate::rules::Point::new(self.board.width / 2, self.board.height / 2);
+            let i = SearchBoard::index(centre);
+            let i = if self.board.is_empty(i) && self.board.legal(i, me) {
+                i
+            } else {
+                *self
+                    .board
+                    .points
+                    .iter()
+                    .find(|&&i| self.board.is_empty(i) && self.board.legal(i, me))?
+            };
+            return decide(i, listed(&[(i, 0)]), 0, 1, None);
+        }
+        if let Some(i) = scan.my_five {
+            return decide(i, listed(&[(i, WIN - 1)]), 1, self.nodes, Some(1));
+        }
+        if let [block] = scan.their_fives.as_slice() {
+            let i = *block;
+            if self.board.legal(i, me) {
+                return decide(i, listed(&[(i, 0)]), 1, self.nodes, None);
+            }
+        }
+        if scan.their_fives.is_empty() {
+            if let Some((first, plies)) = self.vcf(self.config.vcf_depth) {
+                return decide(
+                    first,
+                    listed(&[(first, WIN - plies as i32)]),
+                    plies,
+                    self.nodes,
+                    Some(plies),
+                );
+            }
+            if self.config.vct_depth > 0
+                && let Some(i) = self.vct(self.config.vct_depth)
+            {
+                return decide(
+                    i,
+                    listed(&[(i, WIN_THRESHOLD)]),
+                    self.config.vct_depth * 2,
+                    self.nodes,
+                    None,
+                );
+            }
+        }
+
+        // Iterative deepening, keeping the best move of the last finished iteration.
+        let mut best: Vec<(usize, i32)> = scan.moves.iter().map(|&(i, s, _, _)| (i, s)).collect();
+        best.sort_by_key(|&(_, s)| -s);
+        // Equal first choices are told apart by the seed, so games vary.
+        let ties = best.iter().take_while(|&&(_, s)| s == best[0].1).count();
+        if ties > 1 {
+            let pick = self.rng.below(ties);
+            best.swap(0, pick);
+        }
+        let mut depth_reached = 0;
+        let mut forced = None;
+        for depth in 1..=self.config.max_depth {
+            if depth > 1 && !self.clock.may_deepen(self.nodes) {
+                break;
+            }
+            let root_moves = {
+                let mut moves = self.candidates(&scan, 0, Some(best[0].0));
+                if moves.len() < best.len().min(self.config.width)
+                    && !scan.their_three
+                    && scan.their_fives.is_empty()
+                {
+                    moves = best
+                        .iter()
+                        .take(self.config.width)
+                        .map(|&(i, _)| i)
+                        .collect();
+                }
+                moves
+            };
+            let mut scored = Vec::with_capacity(root_moves.len());
+            let mut alpha = -INFINITY;
+            for (n, &i) in root_moves.iter().enumerate() {
+                self.board.make(i);
+                let score = if n == 0 {
+                    -self.negamax(depth - 1, -INFINITY, -alpha, 1)
+                } else {
+                    let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                    if probe > alpha {
+                        -self.negamax(depth - 1, -INFINITY, -alpha, 1)
+                    } else {
+                        probe
+                    }
+                };
+                self.board.unmake();
+                if self.stopped {
+                    break;
+                }
+                alpha = alpha.max(score);
+                scored.push((i, score));
+            }
+            if self.stopped && scored.len() < root_moves.len() {
+                // A partly searched iteration still counts if its best beats the old best.
+                if let Some(&(i, s)) = scored.iter().max_by_key(|&&(_, s)| s)
+                    && s > WIN_THRESHOLD
+                {
+                    best = vec![(i, s)];
+                }
+                break;
+            }
+            scored.sort_by_key(|&(_, s)| -s);
+            best = scored;
+            depth_reached = depth as u32;
+            if best[0].1 > WIN_THRESHOLD {
+                forced = Some((WIN - best[0].1) as u32);
+                break;
+            }
+            if best[0].1 < -WIN_THRESHOLD {
+                // Lost against best play: keep the move that loses slowest.
+                break;
+            }
+        }
+        let nodes = self.nodes;
+        decide(
+            best[0].0,
+            listed(&best),
+            depth_reached.max(1),
+            nodes,
+            forced,
+        )
+    }
+}

@@ -1,0 +1,110 @@
+//! Exact play on small boards: every move searched to the end of the game,
+//! so the result is the game-theoretic one (tic-tac-toe is never lost).
+
+use std::collections::HashMap;
+
+use super::board::SearchBoard;
+use super::patterns::Pattern;
+use super::{Candidate, Decision};
+use crate::rules::{Color, Position};
+
+/// Boards with at most this many empty points are solved exactly.
+pub const SOLVABLE_EMPTIES: usize = 12;
+
+struct Solver {
+    board: SearchBoard,
+    memo: HashMap<u64, i32>,
+    nodes: u64,
+}
+
+fn makes_row(board: &SearchBoard, color: Color, i: usize) -> bool {
+    (0..4).any(|d| board.pattern(color, d, i) == Pattern::Five)
+}
+
+impl Solver {
+    /// The value for the side to move: positive wins (sooner is larger),
+    /// negative loses, 0 draws.
+    fn value(&mut self) -> i32 {
+        self.nodes += 1;
+        if let Some(&v) = self.memo.get(&self.board.hash) {
+            return v;
+        }
+        let me = self.board.to_move;
+        let empties: Vec<usize> = self
+            .board
+            .points
+            .iter()
+            .copied()
+            .filter(|&i| self.board.is_empty(i) && self.board.legal(i, me))
+            .collect();
+        let left = empties.len() as i32;
+        let value = if empties.is_empty() {
+            0
+        } else if empties.iter().any(|&i| makes_row(&self.board, me, i)) {
+            100 + left
+        } else {
+            let mut best = -1000;
+            for i in empties {
+                self.board.make(i);
+                best = best.max(-self.value());
+                self.board.unmake();
+            }
+            best
+        };
+        self.memo.insert(self.board.hash, value);
+        value
+    }
+}
+
+/// The best move by exhaustive search, with every move's exact value.
+pub fn solve(position: &Position) -> Option<Decision> {
+    let mut solver = Solver {
+        board: SearchBoard::new(position),
+        memo: HashMap::new(),
+        nodes: 0,
+    };
+    let me = solver.board.to_move;
+    let moves: Vec<usize> = solver
+        .board
+        .points
+        .iter()
+        .copied()
+        .filter(|&i| solver.board.is_empty(i) && solver.board.legal(i, me))
+        .collect();
+    let mut scored = Vec::new();
+    for i in moves {
+        let value = if makes_row(&solver.board, me, i) {
+            1000
+        } else {
+            solver.board.make(i);
+            let v = -solver.value();
+            solver.board.unmake();
+            v
+        };
+        scored.push((i, value));
+    }
+    scored.sort_by_key(|&(_, v)| -v);
+    let &(best, value) = scored.first()?;
+    let empties = solver.board.points.len() - solver.board.stones;
+    Some(Decision {
+        point: SearchBoard::point(best),
+        candidates: scored
+            .iter()
+            .take(10)
+            .map(|&(i, v)| Candidate {
+                point: SearchBoard::point(i),
+                score: v as i64,
+            })
+            .collect(),
+        depth: empties as u32,
+        nodes: solver.nodes,
+        forced_win_in: (value > 0).then(|| {
+            // Values count the empty points left when the row is made.
+            if value == 1000 {
+                1
+            } else {
+                (empties as i32 - (value - 100) + 1) as u32
+            }
+        }),
+    })
+}

@@ -1,0 +1,47 @@
+//! The time manager: owns the budget of one search. The search asks it
+//! whether to go on; it never reads the clock itself.
+
+use std::time::{Duration, Instant};
+
+pub struct TimeManager {
+    start: Instant,
+    /// Hard limit: the search stops here with the best move so far.
+    hard: Duration,
+    /// Soft limit: no new iteration starts after it.
+    soft: Duration,
+    node_limit: Option<u64>,
+}
+
+impl TimeManager {
+    /// A budget of `time` (the answer must come within it), or of `nodes`
+    /// alone when given (reproducible: the clock is not consulted).
+    pub fn new(time: Duration, nodes: Option<u64>) -> TimeManager {
+        // Keep a margin for setting up and answering: a tenth of the budget,
+        // at most 50 ms.
+        let margin = (time / 10).min(Duration::from_millis(50));
+        let hard = time.saturating_sub(margin);
+        TimeManager {
+            start: Instant::now(),
+            hard,
+            soft: hard * 2 / 5,
+            node_limit: nodes,
+        }
+    }
+
+    /// Whether a running search must stop after `nodes` nodes.
+    #[inline]
+    pub fn must_stop(&self, nodes: u64) -> bool {
+        match self.node_limit {
+            Some(limit) => nodes >= limit,
+            None => nodes.is_multiple_of(256) && self.start.elapsed() >= self.hard,
+        }
+    }
+
+    /// Whether another iteration of deepening may start.
+    pub fn may_deepen(&self, nodes: u64) -> bool {
+        match self.node_limit {
+            Some(limit) => nodes < limit,
+            None => self.start.elapsed() < self.soft,
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Tactics every searching level must get right, reproducibility, renju
+//! legality and the time budget.
+
+use std::time::{Duration, Instant};
+
+use gobang::engine::{Level, Limits, think};
+use gobang::rules::{Color, ForbiddenPolicy, Point, Position, Variant};
+use proptest::prelude::*;
+
+const SEARCHERS: [Level; 2] = [Level::Advanced, Level::Expert];
+
+fn limits() -> Limits {
+    Limits {
+        time: Duration::from_secs(30),
+        nodes: Some(20_000),
+        seed: 7,
+    }
+}
+
+fn freestyle(rows: &[&str]) -> Position {
+    Position::from_rows(Variant::freestyle(15).unwrap(), rows).unwrap()
+}
+
+fn board(lines: &[(&str, usize)]) -> Vec<String> {
+    let mut rows = vec![".".repeat(15); 15];
+    for &(text, y) in lines {
+        rows[y] = format!("{text:.<15}");
+    }
+    rows
+}
+
+#[test]
+fn the_expert_wins_in_one_when_it_can() {
+    let rows = board(&[("...XXXX", 7), ("...OOO", 9), ("O", 0)]);
+    let position = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
+    assert_eq!(position.to_move(), Color::Black);
+    for level in SEARCHERS {
+        let d = think(&position, level, &limits()).unwrap();
+        assert!(
+            [Point::new(2, 7), Point::new(7, 7)].contains(&d.point),
+            "{level}: {d:?}"
+        );
+        assert_eq!(d.forced_win_in, Some(1));
+    }
+}
+
+#[test]
+fn the_expert_blocks_a_four() {
+    // White has four on row 9 with one open end; black has nothing better.
+    let rows = board(&[("OOOO.", 9), ("X.X.X", 3), ("......X", 12)]);
+    let position = freestyle(&rows.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(position.to_move(), Color::White.opponent());
+    for level in SEARCHERS {
+        let d = think(&position, level, &limits()).unwrap();
+        assert_eq!(d.point, Point::new(4, 9), "{level}");
+    }
+}
+
+/// A 15×15 freestyle position from its black and white stones.
+fn stones(black: &[(u8, u8)], white: &[(u8, u8)]) -> Position {
+    let mut rows = vec![vec!['.'; 15]; 15];
+    for &(x, y) in black {
+        rows[y as usize][x as usize] = 'X';
+    }
+    for &(x, y) in white {
+        rows[y as usize][x as usize] = 'O';
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap()
+}
+
+const CORNERS: [(u8, u8); 4] = [(0, 0), (14, 0), (0, 14), (14, 14)];
+
+#[test]
+fn the_expert_stops_an_open_three() {
+    // Black's open three f8-g8-h8; white to move must take e8 or i8.
+    let position = stones(&[(5, 7), (6, 7), (7, 7)], &[(0, 0), (14, 14)]);
+    assert_eq!(position.to_move(), Color::White);
+    for level in SEARCHERS {
+        let d = think(&position, level, &limits()).unwrap();
+        assert!(
+            [Point::new(4, 7), Point::new(8, 7)].contains(&d.point),
+            "{level}: {d:?}"
+        );
+    }
+}
+
+/// Positions where black (to move) wins by continuous fours, with the
+/// plies to the five.
+fn vcf_positions() -> Vec<(Position, u32)> {
+    let with = |extra: (u8, u8)| {
+        let mut white = CORNERS.to_vec();
+        white.push(extra);
+        white
+    };
+    vec![
+        // A four-three at h8 turns into an open four: five on the third ply.
+        (
+            stones(&[(4, 7), (5, 7), (6, 7), (7, 9), (7, 10)], &with((14, 7))),
+            3,
+        ),
+        // A four on row 5 from the bottom (white must block), then a second
+        // four on column g that is open at both ends: five on the fifth ply.
+        (
+            stones(&[(3, 10), (4, 10), (5, 10), (6, 7), (6, 8)], &with((2, 10))),
+            5,
+        ),
+        // The same idea on other lines.
+        (
+            stones(&[(10, 3), (10, 4), (10, 5), (7, 6), (8, 6)], &with((10, 2))),
+            5,
+        ),
+    ]
+}
+
+#[test]
+fn the_expert_finds_wins_by_continuous_fours_with_their_lengths() {
+    for (position, plies) in vcf_positions() {
+        assert_eq!(position.to_move(), Color::Black, "\n{}", position.board());
+        let d = think(&position, Level::Expert, &limits()).unwrap();
+        assert_eq!(d.forced_win_in, Some(plies), "{d:?}\n{}", position.board());
+        // Play it out against the expert's best defence: black wins in that many plies.
+        let mut game = position.clone();
+        while !game.is_over() && game.moves().len() < 12 {
+            let p = think(&game, Level::Expert, &limits()).unwrap().point;
+            game.play(p).unwrap();
+        }
+        assert_eq!(
+            game.outcome().and_then(|o| o.winner()),
+            Some(Color::Black),
+            "\n{}",
+            game.board()
+        );
+        assert_eq!(game.moves().len() as u32, plies, "\n{}", game.board());
+    }
+}
+
+#[test]
+fn a_node_limited_search_is_reproducible() {
+    let rows = board(&[("O", 0), ("......XO", 6), (".....OX", 7), ("......X", 8)]);
+    let position = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
+    for level in [
+        Level::Beginner,
+        Level::Intermediate,
+        Level::Advanced,
+        Level::Expert,
+    ] {
+        let a = think(&position, level, &limits()).unwrap();
+        let b = think(&position, level, &limits()).unwrap();
+        assert_eq!(a, b, "{level}");
+    }
+}
+
+#[test]
+fn a_50_ms_search_on_a_busy_position_answers_within_its_budget() {
+    let rows = [
+        "...............",
+        "...............",
+        "...O...........",
+        "....X..X.O.....",
+        "....OXXO.X.....",
+        "...XOXOXX.O....",
+        "...OXOXOO.X....",
+        "...OXXOX.XO....",
+        "...X.OOOXO.....",
+        "...O.XOX.X.....",
+        "....X.OX.O.....",
+        ".....O.........",
+        "...............",
+        "...............",
+        "...............",
+    ];
+    let position = Position::from_rows(Variant::renju(ForbiddenPolicy::Reject), &rows).unwrap();
+    let limits = Limits {
+        time: Duration::from_millis(50),
+        nodes: None,
+        seed: 1,
+    };
+    for _ in 0..3 {
+        let started = Instant::now();
+        let d = think(&position, Level::Expert, &limits).unwrap();
+        let took = started.elapsed();
+        // Generous: a busy machine may hold the thread a while after the deadline.
+        assert!(took < Duration::from_millis(150), "took {took:?}");
+        assert!(position.check(d.point).is_ok());
+    }
+}
+
+fn random_renju(picks: &[u16]) -> Position {
+    let mut position = Position::new(Variant::renju(ForbiddenPolicy::Reject));
+    for &pick in picks {
+        let legal: Vec<Point> = position
+            .board()
+            .points()
+            .filter(|&p| position.check(p).is_ok())
+            .collect();
+        if legal.is_empty() || position.is_over() {
+            break;
+        }
+        // Keep the stones near the centre, where forbidden shapes appear.
+        let near: Vec<Point> = legal
+            .iter()
+            .copied()
+            .filter(|p| p.x.abs_diff(7) <= 4 && p.y.abs_diff(7) <= 4)
+            .collect();
+        let pool = if near.is_empty() { &legal } else { &near };
+        let p = pool[pick as usize % pool.len()];
+        let mut next = position.clone();
+        next.play(p).unwrap();
+        if next.is_over() {
+            break;
+        }
+        position = next;
+    }
+    position
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn as_renju_black_no_level_plays_a_forbidden_point(picks in prop::collection::vec(any::<u16>(), 10..40)) {
+        let mut position = random_renju(&picks);
+        if position.to_move() == Color::White {
+            let p = position.board().points().find(|&p| position.check(p).is_ok()).unwrap();
+            if position.play(p).unwrap().is_some() {
+                return Ok(());
+            }
+        }
+        let limits = Limits { time: Duration::from_secs(30), nodes: Some(3_000), seed: 3 };
+        for level in [Level::Beginner, Level::Intermediate, Level::Advanced, Level::Expert] {
+            let d = think(&position, level, &limits).unwrap();
+            prop_assert!(position.check(d.point).is_ok(), "{} played a forbidden point {}\n{}", level, d.point, position.board());
+        }
+    }
+}
