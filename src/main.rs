@@ -90,6 +90,9 @@ struct ServeArgs {
     /// The most thinking time a request may ask for, in ms.
     #[arg(long, env = "GOBANG_ENGINE_MAX_MS", default_value_t = 5000)]
     engine_max_ms: u64,
+    /// How long a request waits for a free search before 503 ENGINE_BUSY, in ms.
+    #[arg(long, env = "GOBANG_ENGINE_QUEUE_MS", default_value_t = 10000)]
+    engine_queue_ms: u64,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "GOBANG_WORKERS")]
     workers: Option<usize>,
@@ -201,6 +204,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
     let mut computer = ComputerConfig {
         default_budget: Duration::from_millis(args.engine_default_ms),
         max_budget: Duration::from_millis(args.engine_max_ms),
+        queue_timeout: Duration::from_millis(args.engine_queue_ms),
         ..ComputerConfig::default()
     };
     if let Some(threads) = args.engine_threads {

@@ -144,6 +144,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 width: 12,
                 vcf_depth: 0,
                 vct_depth: 0,
+                leaf_vcf_depth: 0,
             };
             search::Searcher::new(position, config, limits).run()
         }
@@ -155,6 +156,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 width: 8,
                 vcf_depth: 5,
                 vct_depth: 0,
+                leaf_vcf_depth: 0,
             };
             let limits = Limits {
                 time: limits.time.min(Duration::from_millis(500)),
@@ -172,6 +174,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 width: 14,
                 vcf_depth: 16,
                 vct_depth: 3,
+                leaf_vcf_depth: 6,
             };
             search::Searcher::new(position, config, limits).run()
         }

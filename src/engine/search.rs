@@ -3,7 +3,7 @@
 //! with iterative deepening, a transposition table, and threat-first move
 //! ordering with killers and history.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::board::{SearchBoard, side};
 use super::patterns::Pattern;
@@ -28,6 +28,8 @@ pub struct SearchConfig {
     pub vcf_depth: u32,
     /// Attacker moves in a VCT line (0: no VCT).
     pub vct_depth: u32,
+    /// Attacker moves in the VCF tried at the leaves of the search (0: none).
+    pub leaf_vcf_depth: u32,
 }
 
 /// Per-direction weights of what a stone makes, for ordering and evaluation.
@@ -107,7 +109,9 @@ pub struct Searcher {
     table: Vec<Entry>,
     killers: [[usize; 2]; MAX_PLY],
     history: Vec<u32>,
-    vcf_failed: HashSet<u64>,
+    /// Positions (with the attacker) where no VCF was found, and the
+    /// depth searched: a shallower failure says nothing about a deeper search.
+    vcf_failed: HashMap<u64, u32>,
     rng: SplitMix64,
 }
 
@@ -124,7 +128,7 @@ impl Searcher {
             table: vec![Entry::default(); 1 << TABLE_BITS],
             killers: [[0; 2]; MAX_PLY],
             history,
-            vcf_failed: HashSet::new(),
+            vcf_failed: HashMap::new(),
             rng: SplitMix64::new(limits.seed),
         }
     }
@@ -215,7 +219,8 @@ impl Searcher {
                 fours.push((i, mine));
             }
         }
-        if depth == 0 || self.vcf_failed.contains(&self.board.hash) {
+        let key = self.vcf_key();
+        if depth == 0 || self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return None;
         }
         fours.sort_by_key(|(_, t)| -(t.value));
@@ -251,8 +256,52 @@ impl Searcher {
                 return None;
             }
         }
-        self.vcf_failed.insert(self.board.hash);
+        if !self.stopped {
+            self.vcf_failed.insert(key, depth);
+        }
         None
+    }
+
+    /// The VCF cache key: the stones and who attacks.
+    fn vcf_key(&self) -> u64 {
+        match self.me() {
+            Color::Black => self.board.hash,
+            Color::White => self.board.hash ^ 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    /// Whether the opponent would win by continuous fours if it were their
+    /// move now.
+    fn opponent_vcf(&mut self, depth: u32) -> bool {
+        let me = self.me();
+        self.board.to_move = me.opponent();
+        let found = self.vcf(depth).is_some();
+        self.board.to_move = me;
+        found
+    }
+
+    /// Of the root moves, those after which the opponent has no win by
+    /// continuous fours (all of them if none does, or none is left).
+    fn safe_root_moves(&mut self, moves: Vec<usize>) -> Vec<usize> {
+        if !self.opponent_vcf(self.config.vcf_depth) {
+            return moves;
+        }
+        let mut safe = Vec::new();
+        for &i in &moves {
+            self.board.make(i);
+            if self.vcf(self.config.vcf_depth).is_none() {
+                safe.push(i);
+            }
+            self.board.unmake();
+            if self.stopped {
+                break;
+            }
+        }
+        if safe.is_empty() || self.stopped {
+            moves
+        } else {
+            safe
+        }
     }
 
     /// Empty points on the lines through `i` where `color` makes five.
@@ -418,6 +467,15 @@ impl Searcher {
             return WIN - ply as i32 - 2;
         }
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
+            // Before trusting the static value, look for a win by continuous
+            // fours: the threat a quiet evaluation misses most.
+            if self.config.leaf_vcf_depth > 0
+                && scan.their_fives.is_empty()
+                && scan.moves.iter().any(|(_, _, mine, _)| mine.fours > 0)
+                && let Some((_, plies)) = self.vcf(self.config.leaf_vcf_depth)
+            {
+                return WIN - ply as i32 - plies as i32;
+            }
             return scan.evaluation;
         }
         let tt = self.probe();
@@ -571,6 +629,13 @@ impl Searcher {
         }
         let mut depth_reached = 0;
         let mut forced = None;
+        // Refute the opponent's continuous fours before anything else.
+        let safe = if self.config.leaf_vcf_depth > 0 && scan.their_fives.is_empty() {
+            let moves = self.candidates(&scan, 0, None);
+            Some(self.safe_root_moves(moves))
+        } else {
+            None
+        };
         for depth in 1..=self.config.max_depth {
             if depth > 1 && !self.clock.may_deepen(self.nodes) {
                 break;
@@ -586,6 +651,12 @@ impl Searcher {
                         .take(self.config.width)
                         .map(|&(i, _)| i)
                         .collect();
+                }
+                if let Some(safe) = &safe {
+                    moves.retain(|i| safe.contains(i));
+                    if moves.is_empty() {
+                        moves = safe.clone();
+                    }
                 }
                 moves
             };

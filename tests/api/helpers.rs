@@ -27,15 +27,25 @@ pub async fn spawn_app() -> TestApp {
 
 /// A server on the given database file (to restart on the same one).
 pub async fn spawn_app_on(database: PathBuf, dir: std::sync::Arc<tempfile::TempDir>) -> TestApp {
+    let computer = ComputerConfig {
+        default_budget: std::time::Duration::from_millis(200),
+        ..ComputerConfig::default()
+    };
+    spawn_app_with(database, dir, computer).await
+}
+
+/// A server with its own settings for the computer.
+pub async fn spawn_app_with(
+    database: PathBuf,
+    dir: std::sync::Arc<tempfile::TempDir>,
+    computer: ComputerConfig,
+) -> TestApp {
     let settings = Settings {
         address: "127.0.0.1".into(),
         port: 0,
         database_url: format!("sqlite:{}", database.display()),
         cors_origins: vec!["https://widget.example".into()],
-        computer: ComputerConfig {
-            default_budget: std::time::Duration::from_millis(200),
-            ..ComputerConfig::default()
-        },
+        computer,
         workers: Some(2),
     };
     let app = Application::build(settings)

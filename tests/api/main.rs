@@ -1,6 +1,7 @@
 //! The real server on a random port with its own SQLite file, over HTTP.
 
 mod auth;
+mod computer;
 mod concurrency;
 mod errors;
 mod games;

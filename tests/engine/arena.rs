@@ -1,0 +1,52 @@
+//! `gobang arena` plays a level against an external Gomocup engine (here
+//! the brain of this very binary, as a subprocess) and reports the match.
+
+use std::process::Command;
+
+#[test]
+fn the_arena_plays_a_level_against_an_external_engine_and_reports_elo() {
+    let binary = env!("CARGO_BIN_EXE_gobang");
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("games.jsonl");
+    let output = Command::new(binary)
+        .args([
+            "arena",
+            "advanced",
+            &format!("cmd:{binary} brain --level beginner"),
+            "--games",
+            "4",
+            "--time-ms",
+            "100",
+            "--record",
+        ])
+        .arg(&record)
+        .output()
+        .expect("the arena runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("advanced vs `"), "{stdout}");
+    assert!(stdout.contains("Elo"), "{stdout}");
+    assert!(stdout.contains("move times: p50"), "{stdout}");
+    let games: Vec<serde_json::Value> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    // Colours alternate, and every game ended on the board, not by a failure.
+    assert_eq!(
+        games.iter().filter(|g| g["first_is_black"] == true).count(),
+        2
+    );
+    for g in &games {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("won") || reason.contains("full"),
+            "{reason}"
+        );
+    }
+}
