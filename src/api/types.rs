@@ -88,6 +88,12 @@ impl From<PlayerRow> for PlayerView {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"players": [
+    {"id": "ai-expert", "name": "Computer (expert)", "kind": "computer", "level": "expert", "score": 12,
+     "wins": 13, "losses": 1, "draws": 0, "abandoned": 0, "games": 14, "created_at": "2026-11-22T09:00:00Z"},
+    {"id": "p_8fk2m9x1c4v7b3n6", "name": "Ada", "kind": "human", "level": null, "score": 2,
+     "wins": 3, "losses": 1, "draws": 0, "abandoned": 0, "games": 4, "created_at": "2026-11-22T10:00:00Z"}],
+    "next_cursor": "323a702d3866"}))]
 pub struct Leaderboard {
     /// Players who finished at least one game, best score first.
     pub players: Vec<PlayerView>,
@@ -429,6 +435,11 @@ impl From<&Game> for GameSummary {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"games": [{"id": "g_2h7k9m3p5r8t1v4x", "rules": "freestyle", "width": 15, "height": 15,
+    "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6", "name": "Ada", "level": null},
+              "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
+    "mode": "ai", "ply": 12, "to_move": "black", "status": "in_progress", "result": null, "version": 13,
+    "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:04:10Z"}], "next_cursor": null}))]
 pub struct GameList {
     pub games: Vec<GameSummary>,
     /// Pass as `cursor` for the next page; absent on the last page.
@@ -487,6 +498,19 @@ impl MoveView {
 
 /// The moves a request played and the game after them.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"moves": [
+    {"ply": 1, "color": "black", "point": {"x": 7, "y": 7, "name": "h8"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 5012},
+    {"ply": 2, "color": "white", "point": {"x": 7, "y": 6, "name": "h9"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 3,
+     "computer": {"level": "intermediate", "time_ms": 3, "depth": 1, "nodes": 41}}],
+    "game": {"id": "g_2h7k9m3p5r8t1v4x", "rules": "freestyle", "width": 15, "height": 15, "k": 5, "overline_wins": true,
+             "forbidden_policy": null, "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6", "name": "Ada", "level": null},
+             "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
+             "mode": "ai", "board": ["...............", "...............", "...............", "...............", "...............",
+             "...............", ".......O.......", ".......X.......", "...............", "...............", "...............",
+             "...............", "...............", "...............", "..............."],
+             "ply": 2, "to_move": "black", "status": "in_progress", "result": null, "last_move": {"x": 7, "y": 6, "name": "h9"},
+             "forbidden": [], "can_undo": true, "can_redo": false, "version": 3,
+             "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:05Z"}}))]
 pub struct MovesPlayed {
     /// Your move, then the computer's reply when it played one.
     pub moves: Vec<MoveView>,
@@ -494,6 +518,9 @@ pub struct MovesPlayed {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"game_id": "g_2h7k9m3p5r8t1v4x", "version": 3, "moves": [
+    {"ply": 1, "color": "black", "point": {"x": 7, "y": 7, "name": "h8"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 5012},
+    {"ply": 2, "color": "white", "point": {"x": 7, "y": 6, "name": "h9"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 3}]}))]
 pub struct MoveList {
     pub game_id: String,
     pub version: i64,
@@ -512,6 +539,17 @@ pub struct You {
 /// A new game: its state, the computer's opening move if it plays black,
 /// and who you are.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "game": {"id": "g_2h7k9m3p5r8t1v4x", "rules": "freestyle", "width": 15, "height": 15, "k": 5, "overline_wins": true,
+             "forbidden_policy": null, "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6", "name": "Guest 93q2cz", "level": null},
+             "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
+             "mode": "ai", "board": ["...............", "...............", "...............", "...............", "...............",
+             "...............", "...............", "...............", "...............", "...............", "...............",
+             "...............", "...............", "...............", "..............."],
+             "ply": 0, "to_move": "black", "status": "in_progress", "result": null, "last_move": null, "forbidden": [],
+             "can_undo": false, "can_redo": false, "version": 1, "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:00Z"},
+    "moves": [],
+    "you": {"player_id": "p_8fk2m9x1c4v7b3n6", "token": "gbt_7b4226abd17ced825b70cd28aee04cbe96ecb8a0a0200652"}}))]
 pub struct GameCreated {
     pub game: GameView,
     pub moves: Vec<MoveView>,
@@ -540,6 +578,9 @@ impl CandidateView {
 
 /// The computer's view of the position: best candidates first.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"game_id": "g_2h7k9m3p5r8t1v4x", "version": 7, "to_move": "black",
+    "candidates": [{"x": 6, "y": 7, "name": "g8", "score": 999997}, {"x": 10, "y": 7, "name": "k8", "score": 999997}],
+    "forced_win_in": 3, "computer": {"level": "expert", "time_ms": 2, "depth": 3, "nodes": 57}}))]
 pub struct Hint {
     pub game_id: String,
     pub version: i64,
@@ -552,6 +593,7 @@ pub struct Hint {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok", "database": "ok"}))]
 pub struct Health {
     /// `ok`.
     pub status: &'static str,

@@ -46,14 +46,18 @@ async fn the_spec_and_swagger_ui_are_served() {
 }
 
 #[test]
-fn every_schema_has_an_example_or_only_documented_fields() {
+fn every_body_has_an_example_and_every_operation_its_errors() {
     let spec: Value = serde_json::from_str(&gobang::api::openapi_json()).unwrap();
-    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
-        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-            assert!(!props.is_empty(), "{name} has no properties");
+    let schemas = &spec["components"]["schemas"];
+    let example_of = |reference: &Value| -> bool {
+        match reference.get("$ref").and_then(Value::as_str) {
+            Some(r) => {
+                let name = r.rsplit('/').next().unwrap();
+                schemas[name].get("example").is_some()
+            }
+            None => true,
         }
-    }
-    // Every operation names its error responses.
+    };
     for (path, item) in spec["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
@@ -61,6 +65,27 @@ fn every_schema_has_an_example_or_only_documented_fields() {
                 responses.keys().any(|s| s.starts_with('2')),
                 "{method} {path}"
             );
+            for (status, response) in responses {
+                for (media, content) in response["content"].as_object().into_iter().flatten() {
+                    assert!(
+                        example_of(&content["schema"]),
+                        "{method} {path} {status} {media} has no example"
+                    );
+                }
+            }
+            if let Some(body) = op.get("requestBody") {
+                for content in body["content"].as_object().unwrap().values() {
+                    let schema = &content["schema"];
+                    let schema = schema
+                        .get("oneOf")
+                        .and_then(|o| o.as_array()?.iter().find(|s| s.get("$ref").is_some()))
+                        .unwrap_or(schema);
+                    assert!(
+                        example_of(schema),
+                        "{method} {path} request body has no example"
+                    );
+                }
+            }
             if path.starts_with("/v1/games/{id}") || path == "/v1/players/{id}" {
                 assert!(
                     responses.contains_key("404"),
