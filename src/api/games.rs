@@ -11,8 +11,8 @@ use super::error::{ApiError, Problem, Result, body_error};
 use super::players::page_limit;
 use super::types::{
     AiMoveRequest, CandidateView, ComputerInfo, CreateGame, GameCreated, GameList, GameListQuery,
-    GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest, MoveView, MovesPlayed,
-    SeatRequest, You,
+    GameQuery, GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest, MoveView,
+    MovesPlayed, SeatRequest, You,
 };
 use crate::engine::Level;
 use crate::rules::{ForbiddenPolicy, RuleSet, Variant};
@@ -243,10 +243,12 @@ pub async fn list_games(
 }
 
 /// The whole state of a game. With `Accept: text/plain`, the board as text
-/// with coordinates, for terminals.
+/// with coordinates, for terminals. With `wait_for_version=N`, a long poll:
+/// the answer comes as soon as the game's version passes N, or after
+/// `timeout` seconds (at most 30) with the state unchanged.
 #[utoipa::path(
     tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"), GameQuery),
     responses(
         (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "The game's version"))),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
@@ -257,9 +259,16 @@ pub async fn get_game(
     service: web::Data<Service>,
     req: HttpRequest,
     id: web::Path<String>,
+    query: web::Query<GameQuery>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    let game = service.game(&id).await?;
+    let game = match query.wait_for_version {
+        Some(version) => {
+            let wait = super::events::wait_time(query.timeout)?;
+            service.wait_for_change(&id, version, wait).await?
+        }
+        None => service.game(&id).await?,
+    };
     if wants_text(&req) {
         return Ok(HttpResponse::Ok()
             .insert_header(etag(game.version))

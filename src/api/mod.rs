@@ -3,6 +3,7 @@
 
 mod auth;
 mod error;
+mod events;
 mod games;
 mod players;
 mod types;
@@ -45,6 +46,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::ai_move,
         games::hint,
         games::resign,
+        events::events,
         healthz,
     ),
     modifiers(&BearerAuth),
@@ -136,6 +138,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::ai_move)
     .service(games::hint)
     .service(games::resign)
+    .service(events::events)
     .service(healthz)
     .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", ApiDoc::openapi()))
     .service(web::redirect("/docs", "/docs/"))

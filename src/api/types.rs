@@ -191,6 +191,15 @@ pub struct AiMoveRequest {
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// Long poll: answer once the version is greater than this.
+    pub wait_for_version: Option<i64>,
+    /// Long poll: seconds to wait at most, 1–30 (default 30).
+    pub timeout: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 pub struct HintQuery {
     /// The level that looks (default intermediate).
     pub level: Option<String>,

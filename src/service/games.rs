@@ -293,6 +293,7 @@ impl Service {
             match save(&mut tx, &before, &mut game, now).await {
                 Ok(()) => {
                     tx.commit().await?;
+                    self.events.publish(&game);
                     return Ok((game, value));
                 }
                 Err(ServiceError::VersionMismatch { .. })
@@ -313,6 +314,26 @@ impl Service {
     pub async fn game(&self, id: &str) -> Result<Game> {
         let mut conn = self.store.read().await?;
         load(&mut conn, id).await
+    }
+
+    /// The game once its version is past `after`, or as it is after
+    /// `timeout` (long polling).
+    pub async fn wait_for_change(&self, id: &str, after: i64, timeout: Duration) -> Result<Game> {
+        // Subscribe before reading, so a change between the two is not missed.
+        let mut subscription = self.events.subscribe(id, None);
+        let game = self.game(id).await?;
+        if game.version > after {
+            return Ok(game);
+        }
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            match tokio::time::timeout_at(deadline, subscription.receiver.recv()).await {
+                Ok(Ok(event)) if event.version() > after => return Ok(event.game.clone()),
+                Ok(Ok(_)) => continue,
+                // Fell behind, or timed out: the stored state is the answer.
+                Ok(Err(_)) | Err(_) => return self.game(id).await,
+            }
+        }
     }
 
     /// Creates a game; without a caller a guest player is made and returned.
@@ -373,6 +394,7 @@ impl Service {
         };
         store::insert_game(&mut tx, &game.to_row()).await?;
         tx.commit().await?;
+        self.events.publish(&game);
         let mut outcome = PlayOutcome {
             game,
             moves: Vec::new(),

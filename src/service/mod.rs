@@ -5,12 +5,14 @@
 mod computer;
 mod cursor;
 mod error;
+mod events;
 mod game;
 mod games;
 mod players;
 
 pub use computer::{Computer, ComputerConfig, Thought};
 pub use error::{Result, ServiceError};
+pub use events::{Events, GameEvent, Subscription};
 pub use game::{Game, GameResult, Mode, MoveRecord, Reason, Seat, Status};
 pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
@@ -22,6 +24,7 @@ use crate::store::Store;
 pub struct Service {
     store: Store,
     computer: Computer,
+    events: Events,
 }
 
 impl Service {
@@ -30,6 +33,7 @@ impl Service {
         let service = Service {
             store,
             computer: Computer::new(computer),
+            events: Events::default(),
         };
         service.ensure_computer_players().await?;
         Ok(service)
@@ -41,6 +45,10 @@ impl Service {
 
     pub fn computer(&self) -> &Computer {
         &self.computer
+    }
+
+    pub fn events(&self) -> &Events {
+        &self.events
     }
 
     /// Whether the database answers.

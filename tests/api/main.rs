@@ -6,6 +6,7 @@ mod concurrency;
 mod errors;
 mod games;
 mod helpers;
+mod live;
 mod openapi;
 mod players;
 mod restart;

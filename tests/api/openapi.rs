@@ -33,6 +33,7 @@ async fn the_spec_and_swagger_ui_are_served() {
         "/v1/games/{id}/ai-move",
         "/v1/games/{id}/hint",
         "/v1/games/{id}/resign",
+        "/v1/games/{id}/events",
         "/healthz",
     ] {
         assert!(

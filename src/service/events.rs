@@ -1,0 +1,119 @@
+//! Live updates: after every committed change the game's new state is
+//! published to whoever follows the game (server-sent events, long polls).
+//! Each game keeps its last few states, so a client that reconnects with
+//! the last version it saw gets exactly the states it missed.
+//!
+//! This lives in one process; a deployment with several servers would relay
+//! through the database (PostgreSQL LISTEN/NOTIFY).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use tokio::sync::broadcast;
+
+use super::Game;
+
+/// States kept per game for clients that reconnect.
+const KEPT: usize = 32;
+
+/// One published state.
+#[derive(Debug)]
+pub struct GameEvent {
+    pub game: Game,
+    /// The state as the HTTP layer renders it, made once for every listener.
+    rendered: OnceLock<String>,
+}
+
+impl GameEvent {
+    pub fn version(&self) -> i64 {
+        self.game.version
+    }
+
+    /// The rendering of this state, made by `render` the first time only.
+    pub fn rendered(&self, render: impl FnOnce(&Game) -> String) -> &str {
+        self.rendered.get_or_init(|| render(&self.game))
+    }
+}
+
+struct Channel {
+    sender: broadcast::Sender<Arc<GameEvent>>,
+    recent: VecDeque<Arc<GameEvent>>,
+    /// When the game last had a follower: its recent states are kept a
+    /// while after the last one leaves, for reconnects.
+    followed_at: Instant,
+}
+
+/// How long a game's recent states outlive its last follower.
+const KEEP_UNFOLLOWED: Duration = Duration::from_secs(300);
+
+/// The followers of every game.
+#[derive(Clone, Default)]
+pub struct Events {
+    channels: Arc<Mutex<HashMap<String, Channel>>>,
+}
+
+impl std::fmt::Debug for Events {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Events")
+    }
+}
+
+/// A follower: the states it missed (newer than the version it gave), then
+/// every new one.
+pub struct Subscription {
+    pub missed: Vec<Arc<GameEvent>>,
+    pub receiver: broadcast::Receiver<Arc<GameEvent>>,
+}
+
+impl Events {
+    /// Follows `game_id`; `after` is the last version the follower saw.
+    pub fn subscribe(&self, game_id: &str, after: Option<i64>) -> Subscription {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        let channel = channels
+            .entry(game_id.to_string())
+            .or_insert_with(|| Channel {
+                sender: broadcast::channel(KEPT).0,
+                recent: VecDeque::new(),
+                followed_at: Instant::now(),
+            });
+        channel.followed_at = Instant::now();
+        let missed = match after {
+            Some(after) => channel
+                .recent
+                .iter()
+                .filter(|e| e.version() > after)
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        Subscription {
+            missed,
+            receiver: channel.sender.subscribe(),
+        }
+    }
+
+    /// Publishes a committed state to the game's followers.
+    pub fn publish(&self, game: &Game) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(channel) = channels.get_mut(&game.id) else {
+            return;
+        };
+        let event = Arc::new(GameEvent {
+            game: game.clone(),
+            rendered: OnceLock::new(),
+        });
+        if channel.sender.receiver_count() > 0 {
+            channel.followed_at = Instant::now();
+        } else if channel.followed_at.elapsed() > KEEP_UNFOLLOWED {
+            channels.remove(&game.id);
+            return;
+        }
+        if channel.recent.len() == KEPT {
+            channel.recent.pop_front();
+        }
+        channel.recent.push_back(event.clone());
+        // No receiver now is fine: the state is kept for a reconnect.
+        let _ = channel.sender.send(event);
+    }
+}

@@ -1,0 +1,179 @@
+//! Following games live: the event stream, resuming it, and long polling.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_problem, spawn_app};
+
+/// Reads server-sent events off a streaming response.
+struct EventReader {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl EventReader {
+    async fn open(app: &TestApp, game: &str, last_event_id: Option<i64>) -> EventReader {
+        let mut request = app.client.get(app.url(&format!("/v1/games/{game}/events")));
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        EventReader {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next `state` event: (version, state).
+    async fn next(&mut self) -> (i64, Value) {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                if frame.starts_with(':') {
+                    continue;
+                }
+                let field = |name: &str| {
+                    frame
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .map(|v| v.trim().to_string())
+                        .unwrap_or_else(|| panic!("no {name} in {frame:?}"))
+                };
+                let id: i64 = field("id:").parse().unwrap();
+                let data: Value = serde_json::from_str(&field("data:")).unwrap();
+                assert_eq!(field("event:"), "state");
+                return (id, data);
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(10), self.response.chunk())
+                .await
+                .expect("an event within 10 s")
+                .unwrap()
+                .expect("the stream stays open");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+async fn online_game(app: &TestApp) -> (String, String, String) {
+    let (_, alice) = app.player("Alice").await;
+    let (bob_id, bob) = app.player("Bob").await;
+    let created = app
+        .create_game(
+            Some(&alice),
+            json!({"black": "me", "white": {"player_id": bob_id}}),
+        )
+        .await;
+    (
+        created["game"]["id"].as_str().unwrap().to_string(),
+        alice,
+        bob,
+    )
+}
+
+#[tokio::test]
+async fn a_follower_receives_every_state_in_order_while_two_players_play() {
+    let app = spawn_app().await;
+    let (game, alice, bob) = online_game(&app).await;
+    let mut follower = EventReader::open(&app, &game, None).await;
+    let (first, state) = follower.next().await;
+    assert_eq!(first, 1);
+    assert_eq!(state["ply"], 0);
+    let moves = ["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"];
+    for (n, at) in moves.iter().enumerate() {
+        let token = if n % 2 == 0 { &alice } else { &bob };
+        app.play_ok(&game, token, at).await;
+    }
+    for n in 0..moves.len() {
+        let (version, state) = follower.next().await;
+        assert_eq!(version, first + 1 + n as i64, "no gaps, in order");
+        assert_eq!(state["version"], version);
+        assert_eq!(state["ply"], n + 1);
+        assert_eq!(state["last_move"]["name"], moves[n]);
+    }
+    assert_eq!(app.game(&game).await["result"]["winner"], "black");
+}
+
+#[tokio::test]
+async fn a_follower_that_reconnects_with_last_event_id_resumes_where_it_left_off() {
+    let app = spawn_app().await;
+    let (game, alice, bob) = online_game(&app).await;
+    let mut follower = EventReader::open(&app, &game, None).await;
+    app.play_ok(&game, &alice, "h8").await;
+    follower.next().await;
+    let (seen, _) = follower.next().await;
+    assert_eq!(seen, 2);
+    drop(follower);
+    // Moves made while the follower is away.
+    app.play_ok(&game, &bob, "h9").await;
+    app.play_ok(&game, &alice, "i8").await;
+    app.play_ok(&game, &bob, "i9").await;
+    let mut follower = EventReader::open(&app, &game, Some(seen)).await;
+    for expected in 3..=5 {
+        let (version, state) = follower.next().await;
+        assert_eq!(version, expected);
+        assert_eq!(state["ply"], expected - 1);
+    }
+    app.play_ok(&game, &alice, "j8").await;
+    assert_eq!(follower.next().await.0, 6);
+}
+
+#[tokio::test]
+async fn the_event_stream_of_an_unknown_game_is_not_found() {
+    let app = spawn_app().await;
+    assert_problem(
+        app.get("/v1/games/g_nope/events").await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_long_poll_answers_as_soon_as_the_game_changes_or_when_its_time_is_up() {
+    let app = spawn_app().await;
+    let (game, alice, _bob) = online_game(&app).await;
+    let started = Instant::now();
+    let waited: Value = app
+        .get(&format!("/v1/games/{game}?wait_for_version=1&timeout=1"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(waited["version"], 1, "unchanged after the timeout");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+
+    let poll = app
+        .client
+        .get(app.url(&format!("/v1/games/{game}?wait_for_version=1&timeout=20")))
+        .send();
+    let play = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        app.play_ok(&game, &alice, "h8").await;
+    };
+    let started = Instant::now();
+    let (response, ()) = tokio::join!(poll, play);
+    let state: Value = response.unwrap().json().await.unwrap();
+    assert_eq!(state["version"], 2);
+    assert_eq!(state["last_move"]["name"], "h8");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered on the change"
+    );
+
+    // Already past the version: answered at once.
+    let state: Value = app
+        .get(&format!("/v1/games/{game}?wait_for_version=0"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(state["version"], 2);
+    let bad = app
+        .get(&format!("/v1/games/{game}?wait_for_version=2&timeout=90"))
+        .await;
+    assert_problem(bad, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+}
