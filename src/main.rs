@@ -164,6 +164,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
                 "moves": g.moves.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
                 "score": g.score,
                 "reason": g.reason,
+                "move_ms": g.move_times.iter().map(|t| t.as_millis() as u64).collect::<Vec<_>>(),
             });
             writeln!(file, "{line}")?;
         }

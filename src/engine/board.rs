@@ -261,41 +261,28 @@ impl SearchBoard {
                 BLOCKED
             }
         };
-        let mut key = 0usize;
-        let power = &POWERS_OF_THREE;
-        // Left side: slot reach-1 is offset -1.
-        let mut j = i;
-        let mut blocked = false;
-        for slot in (0..reach).rev() {
-            if !blocked {
-                j -= step;
-                if self.cells[j] == Cell::Wall {
-                    blocked = true;
+        // Walks `reach` cells away from `i`; from the first wall on, every
+        // cell reads as blocked. Left of `i` the nearest cell is key digit
+        // reach-1 counting down; right of it, digit reach counting up.
+        let walk = |forward: bool| -> usize {
+            let mut key = 0;
+            let mut j = i;
+            let mut blocked = false;
+            for n in 0..reach {
+                if !blocked {
+                    j = if forward { j + step } else { j - step };
+                    blocked = self.cells[j] == Cell::Wall;
                 }
+                let c = if blocked {
+                    BLOCKED
+                } else {
+                    code(self.cells[j])
+                };
+                let slot = if forward { reach + n } else { reach - 1 - n };
+                key += c as usize * POWERS_OF_THREE[slot];
             }
-            let c = if blocked {
-                BLOCKED
-            } else {
-                code(self.cells[j])
-            };
-            key += c as usize * power[slot];
-        }
-        let mut j = i;
-        let mut blocked = false;
-        for offset in 0..reach {
-            if !blocked {
-                j += step;
-                if self.cells[j] == Cell::Wall {
-                    blocked = true;
-                }
-            }
-            let c = if blocked {
-                BLOCKED
-            } else {
-                code(self.cells[j])
-            };
-            key += c as usize * power[reach + offset];
-        }
-        key
+            key
+        };
+        walk(false) + walk(true)
     }
 }

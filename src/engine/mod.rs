@@ -166,8 +166,20 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
         }
         Level::Expert => {
             let empties = position.variant().area() - position.board().stone_count();
+            let mut limits = *limits;
             if empties <= solve::SOLVABLE_EMPTIES {
-                return solve::solve(position);
+                // Solve exactly if that fits in half the budget; else search.
+                let started = std::time::Instant::now();
+                let half = Limits {
+                    time: limits.time / 2,
+                    nodes: limits.nodes.map(|n| n / 2),
+                    ..limits
+                };
+                if let Some(decision) = solve::solve(position, &half) {
+                    return Some(decision);
+                }
+                limits.time = limits.time.saturating_sub(started.elapsed());
+                limits.nodes = limits.nodes.map(|n| n / 2);
             }
             let config = search::SearchConfig {
                 max_depth: 40,
@@ -176,7 +188,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 vct_depth: 3,
                 leaf_vcf_depth: 6,
             };
-            search::Searcher::new(position, config, limits).run()
+            search::Searcher::new(position, config, &limits).run()
         }
     }
 }

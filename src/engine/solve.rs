@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use super::board::SearchBoard;
 use super::patterns::Pattern;
-use super::{Candidate, Decision};
+use super::time::TimeManager;
+use super::{Candidate, Decision, Limits};
 use crate::rules::{Color, Position};
 
 /// Boards with at most this many empty points are solved exactly.
@@ -15,6 +16,8 @@ struct Solver {
     board: SearchBoard,
     memo: HashMap<u64, i32>,
     nodes: u64,
+    clock: TimeManager,
+    stopped: bool,
 }
 
 fn makes_row(board: &SearchBoard, color: Color, i: usize) -> bool {
@@ -26,6 +29,10 @@ impl Solver {
     /// negative loses, 0 draws.
     fn value(&mut self) -> i32 {
         self.nodes += 1;
+        if self.stopped || self.clock.must_stop(self.nodes) {
+            self.stopped = true;
+            return 0;
+        }
         if let Some(&v) = self.memo.get(&self.board.hash) {
             return v;
         }
@@ -51,17 +58,22 @@ impl Solver {
             }
             best
         };
-        self.memo.insert(self.board.hash, value);
+        if !self.stopped {
+            self.memo.insert(self.board.hash, value);
+        }
         value
     }
 }
 
-/// The best move by exhaustive search, with every move's exact value.
-pub fn solve(position: &Position) -> Option<Decision> {
+/// The best move by exhaustive search, with every move's exact value;
+/// `None` when the search cannot finish within `limits`.
+pub fn solve(position: &Position, limits: &Limits) -> Option<Decision> {
     let mut solver = Solver {
         board: SearchBoard::new(position),
         memo: HashMap::new(),
         nodes: 0,
+        clock: TimeManager::new(limits.time, limits.nodes),
+        stopped: false,
     };
     let me = solver.board.to_move;
     let moves: Vec<usize> = solver
@@ -82,6 +94,9 @@ pub fn solve(position: &Position) -> Option<Decision> {
             v
         };
         scored.push((i, value));
+    }
+    if solver.stopped {
+        return None;
     }
     scored.sort_by_key(|&(_, v)| -v);
     let &(best, value) = scored.first()?;

@@ -147,7 +147,7 @@ fn straight_four_points(line: &mut [Cell; SPAN]) -> ([usize; 4], usize) {
 }
 
 /// What black's stone at `index` (already on `cells`) makes, if forbidden.
-fn judge_placed(cells: &mut Cells, index: usize) -> Option<ForbiddenKind> {
+fn judge_placed(cells: &mut Cells, index: usize, depth: Depth) -> Option<ForbiddenKind> {
     let mut lines = DIRECTIONS.map(|step| line(cells, index, step));
 
     let mut overline = false;
@@ -195,7 +195,11 @@ fn judge_placed(cells: &mut Cells, index: usize) -> Option<ForbiddenKind> {
         let step = DIRECTIONS[d];
         let real_three = slots[..n].iter().any(|&slot| {
             let q = (index as isize + (slot as isize - CENTRE as isize) * step as isize) as usize;
-            judge(cells, q).is_none()
+            match depth.deeper() {
+                Some(deeper) => judge(cells, q, deeper).is_none(),
+                // Past the bound the completing point is taken as playable.
+                None => true,
+            }
         });
         if real_three {
             threes += 1;
@@ -208,22 +212,59 @@ fn judge_placed(cells: &mut Cells, index: usize) -> Option<ForbiddenKind> {
 }
 
 /// Whether black may play the empty point `index`; the board is left as found.
-fn judge(cells: &mut Cells, index: usize) -> Option<ForbiddenKind> {
+fn judge(cells: &mut Cells, index: usize, depth: Depth) -> Option<ForbiddenKind> {
     debug_assert_eq!(cells[index], Cell::Empty);
     cells[index] = Cell::Black;
-    let verdict = judge_placed(cells, index);
+    let verdict = judge_placed(cells, index, depth);
     cells[index] = Cell::Empty;
     verdict
 }
 
-/// Why black may not play the empty point `index` of `cells` (for the
-/// engine, which keeps its own copy of the board in the same layout).
+/// How far the recursive three test may go.
+#[derive(Clone, Copy)]
+struct Depth {
+    level: u8,
+    limit: Option<u8>,
+}
+
+impl Depth {
+    /// The referee's answer: followed to the end.
+    const EXACT: Depth = Depth {
+        level: 0,
+        limit: None,
+    };
+    /// The engine's answer, bounded in time: three levels of recursion.
+    /// Past them a completing point is taken as playable, which makes the
+    /// level above stricter, the next more lenient, and the top level —
+    /// three steps up, an odd number — stricter: the engine may pass over a
+    /// legal point in some tangle, but never plays a forbidden one.
+    const BOUNDED: Depth = Depth {
+        level: 0,
+        limit: Some(3),
+    };
+
+    fn deeper(self) -> Option<Depth> {
+        let level = self.level + 1;
+        match self.limit {
+            Some(limit) if level >= limit => None,
+            _ => Some(Depth {
+                level,
+                limit: self.limit,
+            }),
+        }
+    }
+}
+
+/// Whether black may play the empty point `index` of `cells`, for the
+/// engine, which keeps its own copy of the board in the same layout. The
+/// recursion is bounded (see [`Depth::BOUNDED`]): a point this calls playable
+/// is playable; a few legal points in deep tangles may be called forbidden.
 pub(crate) fn forbidden_at(cells: &Cells, index: usize) -> Option<ForbiddenKind> {
     if cells[index] != Cell::Empty || !may_be_forbidden(cells, index) {
         return None;
     }
     let mut scratch = *cells;
-    judge(&mut scratch, index)
+    judge(&mut scratch, index, Depth::BOUNDED)
 }
 
 /// Could a black stone at `index` make anything forbidden at all? A cheap
@@ -272,7 +313,7 @@ impl Board {
             return None;
         }
         let mut scratch = self.cells;
-        judge(&mut scratch, index)
+        judge(&mut scratch, index, Depth::EXACT)
     }
 
     /// Every point black may not play, under renju rules, row by row.
@@ -284,10 +325,37 @@ impl Board {
             if scratch[index] != Cell::Empty || !may_be_forbidden(&scratch, index) {
                 continue;
             }
-            if let Some(kind) = judge(&mut scratch, index) {
+            if let Some(kind) = judge(&mut scratch, index, Depth::EXACT) {
                 out.push((p, kind));
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Case {
+        board: Vec<String>,
+    }
+
+    #[test]
+    fn the_bounded_answer_never_calls_a_forbidden_point_playable() {
+        let cases: Vec<Case> =
+            serde_json::from_str(include_str!("../../tests/data/renju_forbidden_cases.json"))
+                .unwrap();
+        for case in cases {
+            let board = Board::from_rows(&case.board).unwrap();
+            for p in board.points() {
+                let exact = board.forbidden_kind(p);
+                let bounded = forbidden_at(&board.cells, Board::index(p));
+                if exact.is_some() {
+                    assert!(bounded.is_some(), "{p} is forbidden\n{board}");
+                }
+            }
+        }
     }
 }

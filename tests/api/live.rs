@@ -87,12 +87,12 @@ async fn a_follower_receives_every_state_in_order_while_two_players_play() {
         let token = if n % 2 == 0 { &alice } else { &bob };
         app.play_ok(&game, token, at).await;
     }
-    for n in 0..moves.len() {
+    for (n, at) in moves.iter().enumerate() {
         let (version, state) = follower.next().await;
         assert_eq!(version, first + 1 + n as i64, "no gaps, in order");
         assert_eq!(state["version"], version);
         assert_eq!(state["ply"], n + 1);
-        assert_eq!(state["last_move"]["name"], moves[n]);
+        assert_eq!(state["last_move"]["name"], *at);
     }
     assert_eq!(app.game(&game).await["result"]["winner"], "black");
 }

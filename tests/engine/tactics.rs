@@ -234,3 +234,111 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_level_plays_legal_moves_on_every_kind_of_board() {
+    let variants = [
+        Variant::freestyle(5).unwrap(),
+        Variant::standard(19).unwrap(),
+        Variant::freestyle(26).unwrap(),
+        Variant::custom(7, 4, 4, false).unwrap(),
+        Variant::custom(3, 26, 3, true).unwrap(),
+        Variant::custom(26, 9, 9, false).unwrap(),
+        Variant::custom(12, 12, 6, true).unwrap(),
+    ];
+    let limits = Limits {
+        time: Duration::from_secs(30),
+        nodes: Some(1_500),
+        seed: 5,
+    };
+    for variant in variants {
+        for level in [
+            Level::Beginner,
+            Level::Intermediate,
+            Level::Advanced,
+            Level::Expert,
+        ] {
+            let mut game = Position::new(variant);
+            for _ in 0..12 {
+                if game.is_over() {
+                    break;
+                }
+                let d = think(&game, level, &limits).unwrap();
+                game.play(d.point)
+                    .unwrap_or_else(|e| panic!("{level} on {variant:?}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn as_renju_white_the_expert_wins_when_blacks_only_defence_is_forbidden() {
+    // White's three on row 8 is blocked on the left; pushed to a four at
+    // g8 it can only be stopped at h8 (7,7), which is a double-three for
+    // black (column h and the diagonal through g7): white wins.
+    let mut rows = vec![".".repeat(15); 15];
+    let mut put = |x: usize, y: usize, c: char| rows[y].replace_range(x..x + 1, &c.to_string());
+    for (x, y) in [(7, 5), (7, 6), (6, 8), (5, 9), (2, 7), (0, 0)] {
+        put(x, y, 'X');
+    }
+    for (x, y) in [(3, 7), (4, 7), (5, 7), (14, 14), (12, 14), (10, 14)] {
+        put(x, y, 'O');
+    }
+    let position = Position::from_rows(Variant::renju(ForbiddenPolicy::Lose), &rows).unwrap();
+    assert_eq!(position.to_move(), Color::Black);
+    let mut game = position.clone();
+    game.play(Point::new(14, 0)).unwrap(); // black passes far away
+    let d = think(&game, Level::Expert, &limits()).unwrap();
+    assert!(d.forced_win_in.is_some(), "{d:?}\n{}", game.board());
+}
+
+#[test]
+fn near_the_end_of_a_big_board_the_expert_still_keeps_its_budget() {
+    // A full board without five anywhere, then a dozen points emptied in the middle.
+    let mut cells: Vec<Vec<char>> = (0..15)
+        .map(|y| {
+            (0..15)
+                .map(|x| if (x + 2 * y) % 4 < 2 { 'X' } else { 'O' })
+                .collect()
+        })
+        .collect();
+    let mut emptied = 0;
+    'outer: for y in 6..9 {
+        for x in 3..12 {
+            cells[y][x] = '.';
+            emptied += 1;
+            if emptied == 12 {
+                break 'outer;
+            }
+        }
+    }
+    let count =
+        |cells: &Vec<Vec<char>>, c: char| cells.iter().flatten().filter(|&&k| k == c).count();
+    while count(&cells, 'X') > count(&cells, 'O') + 1 || count(&cells, 'O') > count(&cells, 'X') {
+        let majority = if count(&cells, 'X') > count(&cells, 'O') {
+            'X'
+        } else {
+            'O'
+        };
+        let (y, x) = (0..15)
+            .flat_map(|y| (0..15).map(move |x| (y, x)))
+            .find(|&(y, x)| cells[y][x] == majority)
+            .unwrap();
+        cells[y][x] = '.';
+    }
+    let rows: Vec<String> = cells.into_iter().map(|r| r.into_iter().collect()).collect();
+    let position = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
+    let limits = Limits {
+        time: Duration::from_millis(100),
+        nodes: None,
+        seed: 2,
+    };
+    let started = Instant::now();
+    let d = think(&position, Level::Expert, &limits).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(position.check(d.point).is_ok());
+}
