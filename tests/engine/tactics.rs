@@ -302,15 +302,8 @@ fn near_the_end_of_a_big_board_the_expert_still_keeps_its_budget() {
                 .collect()
         })
         .collect();
-    let mut emptied = 0;
-    'outer: for y in 6..9 {
-        for x in 3..12 {
-            cells[y][x] = '.';
-            emptied += 1;
-            if emptied == 12 {
-                break 'outer;
-            }
-        }
+    for (y, x) in (6..9).flat_map(|y| (3..12).map(move |x| (y, x))).take(12) {
+        cells[y][x] = '.';
     }
     let count =
         |cells: &Vec<Vec<char>>, c: char| cells.iter().flatten().filter(|&&k| k == c).count();
