@@ -16,12 +16,13 @@ fn stone_at(board: &Board, x: i32, y: i32) -> Option<Option<Color>> {
     Some(board.get(Point::new(x as u8, y as u8)))
 }
 
-/// Every point the side to move may play.
+/// Every point the side to move may play — never a forbidden one, even
+/// where the rules would let it stand and lose.
 pub(super) fn legal_points(position: &Position) -> Vec<Point> {
     position
         .board()
         .points()
-        .filter(|&p| position.check(p).is_ok())
+        .filter(|&p| position.check(p).is_ok() && position.forbidden_kind(p).is_none())
         .collect()
 }
 

@@ -9,7 +9,7 @@ use super::board::{SearchBoard, side};
 use super::patterns::Pattern;
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
-use crate::rules::board::DIRECTIONS;
+use crate::rules::board::{DIRECTIONS, PADDED};
 use crate::rules::{Color, Position};
 
 const WIN: i32 = 1_000_000;
@@ -118,7 +118,7 @@ pub struct Searcher {
 impl Searcher {
     pub fn new(position: &Position, config: SearchConfig, limits: &Limits) -> Searcher {
         let board = SearchBoard::new(position);
-        let history = vec![0; 2 * crate::rules::board::PADDED];
+        let history = vec![0; 2 * PADDED];
         Searcher {
             board,
             config,
@@ -157,8 +157,8 @@ impl Searcher {
             moves: Vec::with_capacity(64),
             evaluation: 0,
         };
-        let mine_total = &mut 0i32;
-        let theirs_total = &mut 0i32;
+        let mut mine_total = 0;
+        let mut theirs_total = 0;
         for &i in &self.board.points {
             if !self.board.is_empty(i) || (!self.board.near(i) && self.board.stones > 0) {
                 continue;
@@ -171,12 +171,12 @@ impl Searcher {
             if theirs.is_winning_four() && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            *theirs_total += theirs.value;
+            theirs_total += theirs.value;
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            *mine_total += mine.value;
+            mine_total += mine.value;
             if mine.fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
@@ -185,11 +185,11 @@ impl Searcher {
             }
             let score = mine.value * 5 / 4
                 + theirs.value
-                + (self.history[side(me) * crate::rules::board::PADDED + i] as i32).min(200);
+                + (self.history[side(me) * PADDED + i] as i32).min(200);
             scan.moves.push((i, score, mine, theirs));
         }
         // The side to move acts first, so its chances count for more.
-        scan.evaluation = (*mine_total * 6 / 5 - *theirs_total) / 4;
+        scan.evaluation = (mine_total * 6 / 5 - theirs_total) / 4;
         scan
     }
 
@@ -417,7 +417,9 @@ impl Searcher {
 
     /// The moves worth searching here, best first.
     fn candidates(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<usize> {
-        if let [block] = scan.their_fives.as_slice() {
+        if let [block] = scan.their_fives.as_slice()
+            && self.board.legal(*block, self.me())
+        {
             return vec![*block];
         }
         let mut moves: Vec<(usize, i32)> = if scan.their_three {
@@ -530,7 +532,7 @@ impl Searcher {
                     self.killers[ply][1] = self.killers[ply][0];
                     self.killers[ply][0] = i;
                 }
-                let slot = side(self.me()) * crate::rules::board::PADDED + i;
+                let slot = side(self.me()) * PADDED + i;
                 let h = &mut self.history[slot];
                 *h = h.saturating_add((depth * depth) as u32);
                 break;

@@ -249,6 +249,15 @@ impl Position {
         Some((p, outcome))
     }
 
+    /// Why the side to move may not play `p` under renju rules, whatever the
+    /// policy says playing it does; `None` for white and other rule sets.
+    pub fn forbidden_kind(&self, p: Point) -> Option<ForbiddenKind> {
+        if self.variant.forbidden_policy().is_none() || self.to_move() != Color::Black {
+            return None;
+        }
+        self.board.forbidden_kind(p)
+    }
+
     /// Black's forbidden points, when this is renju, black is to move and the
     /// game is not over; empty otherwise.
     pub fn forbidden_points(&self) -> Vec<(Point, ForbiddenKind)> {

@@ -335,3 +335,37 @@ fn near_the_end_of_a_big_board_the_expert_still_keeps_its_budget() {
     );
     assert!(position.check(d.point).is_ok());
 }
+
+#[test]
+fn as_renju_black_no_level_plays_a_forbidden_point_even_when_it_is_the_only_block() {
+    // White's four on row 8 can only be stopped at h8 (7,7), a double-three
+    // for black. Black is lost, but still plays a legal point.
+    for policy in [ForbiddenPolicy::Reject, ForbiddenPolicy::Lose] {
+        let mut rows = vec![".".repeat(15); 15];
+        let mut put = |x: usize, y: usize, c: char| rows[y].replace_range(x..x + 1, &c.to_string());
+        for (x, y) in [(7, 5), (7, 6), (6, 8), (5, 9), (2, 7), (0, 0), (14, 0)] {
+            put(x, y, 'X');
+        }
+        for (x, y) in [(3, 7), (4, 7), (5, 7), (6, 7), (14, 14), (12, 14), (10, 14)] {
+            put(x, y, 'O');
+        }
+        let position = Position::from_rows(Variant::renju(policy), &rows).unwrap();
+        assert_eq!(position.to_move(), Color::Black);
+        assert!(position.forbidden_kind(Point::new(7, 7)).is_some());
+        for level in [
+            Level::Beginner,
+            Level::Intermediate,
+            Level::Advanced,
+            Level::Expert,
+        ] {
+            let d = think(&position, level, &limits()).unwrap();
+            assert_eq!(
+                position.forbidden_kind(d.point),
+                None,
+                "{level} played forbidden {}",
+                d.point
+            );
+            assert!(position.check(d.point).is_ok());
+        }
+    }
+}
