@@ -197,14 +197,6 @@ pub async fn game_with_players(
     Ok(Some((game, black, white)))
 }
 
-pub async fn game_by_id(conn: &mut Conn, id: &str) -> Result<Option<GameRow>> {
-    let row = sqlx::query(select_games!("WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?;
-    row.as_ref().map(game).transpose()
-}
-
 /// Games newest first, by player and status.
 pub async fn list_games(conn: &mut Conn, filter: &GameFilter<'_>) -> Result<Vec<GameRow>> {
     let (after_time, after_id) = match filter.after {

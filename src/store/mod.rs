@@ -19,8 +19,8 @@ use sqlx::{SqlStr, SqliteConnection, SqlitePool, Transaction};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 pub use games::{
-    GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_by_id, game_with_players,
-    insert_game, insert_move, list_games, moves, update_game,
+    GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_with_players, insert_game,
+    insert_move, list_games, moves, update_game,
 };
 pub use players::{
     NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
