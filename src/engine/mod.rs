@@ -145,6 +145,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 vcf_depth: 0,
                 vct_depth: 0,
                 leaf_vcf_depth: 0,
+                table_bits: 10,
             };
             search::Searcher::new(position, config, limits).run()
         }
@@ -157,6 +158,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 vcf_depth: 5,
                 vct_depth: 0,
                 leaf_vcf_depth: 0,
+                table_bits: 14,
             };
             let limits = Limits {
                 time: limits.time.min(Duration::from_millis(500)),
@@ -187,6 +189,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 vcf_depth: 16,
                 vct_depth: 3,
                 leaf_vcf_depth: 6,
+                table_bits: 18,
             };
             search::Searcher::new(position, config, &limits).run()
         }

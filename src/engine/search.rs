@@ -30,6 +30,10 @@ pub struct SearchConfig {
     pub vct_depth: u32,
     /// Attacker moves in the VCF tried at the leaves of the search (0: none).
     pub leaf_vcf_depth: u32,
+    /// The transposition table holds 2^table_bits entries (16 bytes each):
+    /// large for a deep search, small for a shallow one that would only pay
+    /// for filling it.
+    pub table_bits: u32,
 }
 
 /// Per-direction weights of what a stone makes, for ordering and evaluation.
@@ -98,7 +102,6 @@ struct Entry {
 const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
-const TABLE_BITS: u32 = 18;
 
 pub struct Searcher {
     board: SearchBoard,
@@ -125,7 +128,7 @@ impl Searcher {
             clock: TimeManager::new(limits.time, limits.nodes),
             nodes: 0,
             stopped: false,
-            table: vec![Entry::default(); 1 << TABLE_BITS],
+            table: vec![Entry::default(); 1 << config.table_bits],
             killers: [[0; 2]; MAX_PLY],
             history,
             vcf_failed: HashMap::new(),
@@ -399,8 +402,12 @@ impl Searcher {
         out
     }
 
+    fn slot(&self) -> usize {
+        (self.board.hash >> (64 - self.config.table_bits)) as usize
+    }
+
     fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize) {
-        let slot = (self.board.hash >> (64 - TABLE_BITS)) as usize;
+        let slot = self.slot();
         self.table[slot] = Entry {
             hash: self.board.hash,
             best: best as u16,
@@ -411,7 +418,7 @@ impl Searcher {
     }
 
     fn probe(&self) -> Option<Entry> {
-        let e = self.table[(self.board.hash >> (64 - TABLE_BITS)) as usize];
+        let e = self.table[self.slot()];
         (e.bound != 0 && e.hash == self.board.hash).then_some(e)
     }
 
