@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use gobang::service::ComputerConfig;
+use gobang::service::{ComputerConfig, OnlineConfig};
 use gobang::startup::{Application, Settings};
 use gobang::telemetry::{self, LogFormat};
 
@@ -96,6 +96,10 @@ struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "GOBANG_WORKERS")]
     workers: Option<usize>,
+    /// In online games without a clock: seconds the side to move may be
+    /// idle before the opponent may claim the win.
+    #[arg(long, env = "GOBANG_ABANDON_AFTER_S", default_value_t = 600)]
+    abandon_after_s: u64,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -217,6 +221,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
         database_url: args.database_url,
         cors_origins: args.cors_origins,
         computer,
+        online: OnlineConfig {
+            idle_limit: Duration::from_secs(args.abandon_after_s),
+        },
         workers: args.workers,
     };
     let app = Application::build(settings.clone()).await?;

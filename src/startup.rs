@@ -12,7 +12,7 @@ use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder, TracingLogger};
 
 use crate::api;
-use crate::service::{ComputerConfig, Service};
+use crate::service::{ComputerConfig, OnlineConfig, Service};
 use crate::store::Store;
 
 /// Everything the server is configured with.
@@ -26,6 +26,7 @@ pub struct Settings {
     /// Origins allowed to call from browsers; `*` allows any.
     pub cors_origins: Vec<String>,
     pub computer: ComputerConfig,
+    pub online: OnlineConfig,
     /// HTTP worker threads (default: one per core).
     pub workers: Option<usize>,
 }
@@ -38,6 +39,7 @@ impl Default for Settings {
             database_url: "sqlite:gobang.db".into(),
             cors_origins: Vec::new(),
             computer: ComputerConfig::default(),
+            online: OnlineConfig::default(),
             workers: None,
         }
     }
@@ -50,6 +52,8 @@ pub struct Application {
     port: u16,
     server: Server,
     service: Service,
+    /// Ends timed games when a clock runs out.
+    clock_watcher: tokio::task::JoinHandle<()>,
 }
 
 /// The per-request log span, with the ids handlers fill in.
@@ -99,7 +103,7 @@ fn cors(origins: &[String]) -> Cors {
 impl Application {
     pub async fn build(settings: Settings) -> Result<Application, StartError> {
         let store = Store::open(&settings.database_url).await?;
-        let service = Service::new(store, settings.computer.clone()).await?;
+        let service = Service::new(store, settings.computer.clone(), settings.online.clone()).await?;
         let listener = TcpListener::bind((settings.address.as_str(), settings.port))?;
         let port = listener.local_addr()?.port();
         let data = web::Data::new(service.clone());
@@ -134,10 +138,12 @@ impl Application {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
+        let clock_watcher = tokio::spawn(service.clone().watch_clocks());
         Ok(Application {
             port,
             server,
             service,
+            clock_watcher,
         })
     }
 
@@ -154,6 +160,7 @@ impl Application {
     /// database after the last committed write.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
+        self.clock_watcher.abort();
         self.service.store().close().await;
         result
     }

@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::service::ServiceError;
+use crate::service::{OfferKind, ServiceError};
 
 /// An RFC 9457 problem document.
 #[derive(Debug, Serialize, ToSchema)]
@@ -154,9 +154,31 @@ impl From<ServiceError> for ApiError {
             ServiceError::NotStarted => (S::CONFLICT, "GAME_NOT_STARTED", "Game not started"),
             ServiceError::NothingToUndo(_) => (S::CONFLICT, "NOTHING_TO_UNDO", "Nothing to undo"),
             ServiceError::NothingToRedo => (S::CONFLICT, "NOTHING_TO_REDO", "Nothing to redo"),
-            ServiceError::UndoNeedsConsent => {
-                (S::CONFLICT, "UNDO_NEEDS_CONSENT", "Undo needs consent")
+            ServiceError::NotOnline(_) => {
+                (S::CONFLICT, "NOT_AN_ONLINE_GAME", "Only in online games")
             }
+            ServiceError::OfferPending(_) => (S::CONFLICT, "OFFER_PENDING", "An offer is pending"),
+            ServiceError::NoOffer(_) => (S::CONFLICT, "NO_OFFER", "No such offer"),
+            ServiceError::OfferLimit { kind } => (
+                S::CONFLICT,
+                match kind {
+                    OfferKind::Takeback => "TAKEBACK_LIMIT_REACHED",
+                    OfferKind::Draw => "DRAW_OFFER_LIMIT_REACHED",
+                    OfferKind::Rematch => "REMATCH_LIMIT_REACHED",
+                },
+                "Too many declined offers",
+            ),
+            ServiceError::NoInvitation(_) => (S::CONFLICT, "NO_INVITATION", "No invitation"),
+            ServiceError::AlreadyStarted(_) => {
+                (S::CONFLICT, "GAME_ALREADY_STARTED", "Game already started")
+            }
+            ServiceError::RematchUnavailable(_) => {
+                (S::CONFLICT, "REMATCH_UNAVAILABLE", "No rematch possible")
+            }
+            ServiceError::ClaimNotAllowed(_) => {
+                (S::CONFLICT, "CLAIM_NOT_ALLOWED", "Cannot claim the win")
+            }
+            ServiceError::ClaimTooEarly { .. } => (S::CONFLICT, "CLAIM_TOO_EARLY", "Too early"),
             ServiceError::SeatUnavailable(_) => {
                 (S::CONFLICT, "SEAT_UNAVAILABLE", "Seat unavailable")
             }
@@ -193,7 +215,8 @@ impl From<ServiceError> for ApiError {
         match error {
             ServiceError::Forbidden { kind, .. } => api.forbidden_kind = Some(kind.as_str()),
             ServiceError::VersionMismatch { current, .. } => api.current_version = Some(current),
-            ServiceError::EngineBusy { retry_after_secs } => {
+            ServiceError::EngineBusy { retry_after_secs }
+            | ServiceError::ClaimTooEarly { retry_after_secs } => {
                 api.retry_after = Some(retry_after_secs)
             }
             _ => {}

@@ -10,7 +10,7 @@ use super::auth::{Caller, IfMatch, MaybeCaller, record_game};
 use super::error::{ApiError, Problem, Result, body_error};
 use super::players::page_limit;
 use super::types::{
-    AiMoveRequest, CandidateView, ComputerInfo, CreateGame, GameCreated, GameList, GameListQuery,
+    AiMoveRequest, CandidateView, ClockRequest, ComputerInfo, CreateGame, GameCreated, GameList, GameListQuery,
     GameQuery, GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest, MoveView,
     MovesPlayed, SeatRequest, You,
 };
@@ -18,11 +18,11 @@ use crate::engine::Level;
 use crate::rules::{ForbiddenPolicy, RuleSet, Variant};
 use crate::service::{Game, GameSpec, PlayOutcome, PointInput, SeatSpec, Service, Status};
 
-fn etag(version: i64) -> ETag {
+pub(super) fn etag(version: i64) -> ETag {
     ETag(EntityTag::new_strong(version.to_string()))
 }
 
-fn with_etag(
+pub(super) fn with_etag(
     mut response: actix_web::HttpResponseBuilder,
     version: i64,
     body: impl serde::Serialize,
@@ -30,7 +30,7 @@ fn with_etag(
     response.insert_header(etag(version)).json(body)
 }
 
-fn moves_played(outcome: &PlayOutcome) -> MovesPlayed {
+pub(super) fn moves_played(outcome: &PlayOutcome) -> MovesPlayed {
     let height = outcome.game.variant.height();
     MovesPlayed {
         moves: outcome
@@ -133,11 +133,31 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
             Some(SeatRequest::Computer { ai }) => Ok(SeatSpec::Computer(parse_level(&ai)?)),
         }
     };
+    let clock = body.clock.as_ref().map(clock_spec).transpose()?;
     Ok(GameSpec {
         variant,
         black: seat(body.black, SeatSpec::Me)?,
         white: seat(body.white, SeatSpec::Computer(Level::Intermediate))?,
+        clock,
     })
+}
+
+/// Main time and floor of a requested clock, checked.
+fn clock_spec(clock: &ClockRequest) -> Result<(i64, i64)> {
+    const MAIN_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
+    let main = clock.main_ms;
+    if !MAIN_MS.contains(&main) {
+        return Err(ApiError::validation(format!(
+            "clock.main_ms must be from 1000 (1 s) to 86400000 (24 h), not {main}"
+        )));
+    }
+    let floor = clock.floor_ms.unwrap_or(60_000.min(main));
+    if floor > main {
+        return Err(ApiError::validation(format!(
+            "clock.floor_ms ({floor}) must not be more than clock.main_ms ({main})"
+        )));
+    }
+    Ok((main as i64, floor as i64))
 }
 
 fn parse_level(name: &str) -> Result<Level> {
@@ -441,7 +461,9 @@ pub async fn list_moves(
 
 /// Take back a move: one in a local game; the computer's reply and your move
 /// before it against the computer. Also reopens a finished local or computer
-/// game and takes its result out of the scores.
+/// game and takes its result out of the scores. In an online game this asks
+/// your opponent for a takeback (as `POST …/takeback`): the game comes back
+/// with the request as `offer`.
 #[utoipa::path(
     tag = "games",
     params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
@@ -451,7 +473,7 @@ pub async fn list_moves(
         (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "NOTHING_TO_UNDO or UNDO_NEEDS_CONSENT (online games)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "NOTHING_TO_UNDO; online: OFFER_PENDING, TAKEBACK_LIMIT_REACHED", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -5,6 +5,7 @@ mod auth;
 mod error;
 mod events;
 mod games;
+mod online;
 mod players;
 mod types;
 
@@ -47,12 +48,28 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::hint,
         games::resign,
         events::events,
+        events::websocket,
+        online::accept_invitation,
+        online::decline_invitation,
+        online::cancel,
+        online::request_takeback,
+        online::accept_takeback,
+        online::decline_takeback,
+        online::offer_draw,
+        online::accept_draw,
+        online::decline_draw,
+        online::decline_rematch,
+        online::claim_win,
+        online::propose_rematch,
+        online::accept_rematch,
         healthz,
     ),
     modifiers(&BearerAuth),
     tags(
         (name = "players", description = "Players, their tokens and scores"),
         (name = "games", description = "Games, moves and the computer"),
+        (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
+        (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
         (name = "operations", description = "Health"),
     )
 )]
@@ -139,6 +156,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::hint)
     .service(games::resign)
     .service(events::events)
+    .service(events::websocket)
+    .service(online::accept_invitation)
+    .service(online::decline_invitation)
+    .service(online::cancel)
+    .service(online::request_takeback)
+    .service(online::accept_takeback)
+    .service(online::decline_takeback)
+    .service(online::offer_draw)
+    .service(online::accept_draw)
+    .service(online::decline_draw)
+    .service(online::decline_rematch)
+    .service(online::claim_win)
+    .service(online::propose_rematch)
+    .service(online::accept_rematch)
     .service(healthz)
     .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", ApiDoc::openapi()))
     .service(web::redirect("/docs", "/docs/"))

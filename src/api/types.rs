@@ -7,7 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::engine::Candidate;
 use crate::rules::{Color, ForbiddenKind, Point};
-use crate::service::{Game, MoveRecord, Seat, Status, Thought};
+use crate::service::{Game, MoveRecord, OfferKind, Seat, Status, Thought};
 use crate::store::PlayerRow;
 
 /// A point in both spellings: `x`, `y` 0-based from the top-left, and the
@@ -162,6 +162,21 @@ pub struct CreateGame {
     pub black: Option<SeatRequest>,
     /// Default `{"ai": "intermediate"}`.
     pub white: Option<SeatRequest>,
+    /// A clock, for games between two people (default: none).
+    pub clock: Option<ClockRequest>,
+}
+
+/// A game clock: each side has `main_ms`; after each of its moves a side
+/// with less than `floor_ms` left gets `floor_ms` again; at zero it loses
+/// on time.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"main_ms": 300000, "floor_ms": 60000}))]
+pub struct ClockRequest {
+    /// Each side's main time, 1 s to 24 h, in ms.
+    pub main_ms: u64,
+    /// Default 60 s (or the main time, if shorter); at most the main time.
+    pub floor_ms: Option<u64>,
 }
 
 /// A move: `{"at": "h8"}` or `{"x": 7, "y": 7}`.
@@ -256,7 +271,9 @@ pub struct Seats {
 pub struct ResultView {
     /// `black`, `white`, or null for a draw.
     pub winner: Option<&'static str>,
-    /// `five`, `forbidden`, `resign` or `board_full`.
+    /// `five`, `forbidden`, `resign`, `board_full`, `timeout`, `abandoned`,
+    /// `draw_agreed`, or for games never played `declined` (the invitation)
+    /// and `cancelled`.
     pub reason: &'static str,
     /// The points of the winning row, in order (empty when none).
     pub winning_line: Vec<PointView>,
@@ -283,7 +300,11 @@ pub struct ForbiddenPoint {
               "...............", ".......O.......", ".......X.......", "...............", "...............",
               "...............", "...............", "...............", "...............", "..............."],
     "ply": 2, "to_move": "black", "status": "in_progress", "result": null,
-    "last_move": {"x": 7, "y": 6, "name": "h9"}, "forbidden": [], "can_undo": true, "can_redo": false, "version": 3,
+    "last_move": {"x": 7, "y": 6, "name": "h9"}, "forbidden": [], "can_undo": true, "can_redo": false,
+    "invited": null, "offer": null,
+    "declined": {"black": {"takeback": 0, "draw": 0, "rematch": 0}, "white": {"takeback": 0, "draw": 0, "rematch": 0}},
+    "clock": null, "thinking_ms": {"black": 5012, "white": 3}, "claimable_at": null,
+    "rematch_of": null, "rematch_id": null, "version": 3,
     "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:05Z"
 }))]
 pub struct GameView {
@@ -313,12 +334,77 @@ pub struct GameView {
     pub last_move: Option<PointView>,
     /// Renju, black to move: the points black may not play.
     pub forbidden: Vec<ForbiddenPoint>,
+    /// Online games: whether a takeback could be asked for now.
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The seat whose invited player has not yet accepted (`black` or
+    /// `white`); the game starts when they accept.
+    pub invited: Option<&'static str>,
+    /// An offer waiting for the other player's answer.
+    pub offer: Option<OfferView>,
+    /// Offers each side has had declined; at 3 that side cannot make that
+    /// offer again in this game.
+    pub declined: PerSide<DeclinedView>,
+    /// Timed games only.
+    pub clock: Option<ClockView>,
+    /// Each side's total thinking time (the turn under way not included).
+    pub thinking_ms: PerSide<i64>,
+    /// Online games without a clock: when the player waiting may claim the
+    /// win if the side to move still has not moved.
+    pub claimable_at: Option<DateTime<Utc>>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// This game's rematch, once agreed.
+    pub rematch_id: Option<String>,
     /// Raised by every change; also the ETag.
     pub version: i64,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+/// A value for each side.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PerSide<T> {
+    pub black: T,
+    pub white: T,
+}
+
+/// An offer waiting for an answer.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"kind": "takeback", "by": "white", "made_at": "2026-11-22T10:02:00Z"}))]
+pub struct OfferView {
+    /// `takeback`, `draw` or `rematch`.
+    pub kind: &'static str,
+    /// `black` or `white`: who made it.
+    pub by: &'static str,
+    pub made_at: DateTime<Utc>,
+}
+
+/// How many offers of each kind a side has had declined.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeclinedView {
+    pub takeback: u8,
+    pub draw: u8,
+    pub rematch: u8,
+}
+
+/// A timed game's clock.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"main_ms": 300000, "floor_ms": 60000, "black_ms": 287512, "white_ms": 300000,
+    "running": "black", "deadline": "2026-11-22T10:04:47.512Z", "as_of": "2026-11-22T10:00:00Z"}))]
+pub struct ClockView {
+    pub main_ms: i64,
+    pub floor_ms: i64,
+    /// Black's time left at `as_of`.
+    pub black_ms: i64,
+    /// White's time left at `as_of`.
+    pub white_ms: i64,
+    /// The side whose clock is running, while the game is in progress.
+    pub running: Option<&'static str>,
+    /// When the running side runs out of time if it does not move.
+    pub deadline: Option<DateTime<Utc>>,
+    /// When this state was made: count down from here.
+    pub as_of: DateTime<Utc>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -382,10 +468,47 @@ impl GameView {
                 .collect(),
             can_undo: game.can_undo(),
             can_redo: game.can_redo(),
+            invited: game.invited.map(color_name),
+            offer: game.offer.as_ref().map(|o| OfferView {
+                kind: o.kind.as_str(),
+                by: color_name(o.by),
+                made_at: o.at,
+            }),
+            declined: PerSide {
+                black: declined(game, Color::Black),
+                white: declined(game, Color::White),
+            },
+            clock: game.clock.map(|clock| {
+                let now = Utc::now();
+                ClockView {
+                    main_ms: clock.main_ms,
+                    floor_ms: clock.floor_ms,
+                    black_ms: game.time_left_ms(Color::Black, now).unwrap_or(0),
+                    white_ms: game.time_left_ms(Color::White, now).unwrap_or(0),
+                    running: game.to_move().map(color_name),
+                    deadline: game.deadline(),
+                    as_of: now,
+                }
+            }),
+            thinking_ms: PerSide {
+                black: game.thinking_ms[0],
+                white: game.thinking_ms[1],
+            },
+            claimable_at: game.claimable_at(),
+            rematch_of: game.rematch_of.clone(),
+            rematch_id: game.rematch_id.clone(),
             version: game.version,
             created_at: game.created_at,
             updated_at: game.updated_at,
         }
+    }
+}
+
+fn declined(game: &Game, by: Color) -> DeclinedView {
+    DeclinedView {
+        takeback: game.declines.get(by, OfferKind::Takeback),
+        draw: game.declines.get(by, OfferKind::Draw),
+        rematch: game.declines.get(by, OfferKind::Rematch),
     }
 }
 
@@ -402,6 +525,8 @@ pub struct GameSummary {
     pub to_move: Option<&'static str>,
     pub status: &'static str,
     pub result: Option<ResultView>,
+    /// The seat whose invited player has not yet answered.
+    pub invited: Option<&'static str>,
     pub version: i64,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -420,6 +545,7 @@ impl From<&Game> for GameSummary {
             to_move,
             status,
             result,
+            invited,
             version,
             created_at,
             updated_at,
@@ -436,6 +562,7 @@ impl From<&Game> for GameSummary {
             to_move,
             status,
             result,
+            invited,
             version,
             created_at,
             updated_at,
@@ -447,7 +574,7 @@ impl From<&Game> for GameSummary {
 #[schema(example = json!({"games": [{"id": "g_2h7k9m3p5r8t1v4x", "rules": "freestyle", "width": 15, "height": 15,
     "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6", "name": "Ada", "level": null},
               "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
-    "mode": "ai", "ply": 12, "to_move": "black", "status": "in_progress", "result": null, "version": 13,
+    "mode": "ai", "ply": 12, "to_move": "black", "status": "in_progress", "result": null, "invited": null, "version": 13,
     "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:04:10Z"}], "next_cursor": null}))]
 pub struct GameList {
     pub games: Vec<GameSummary>,
@@ -518,7 +645,10 @@ impl MoveView {
              "...............", ".......O.......", ".......X.......", "...............", "...............", "...............",
              "...............", "...............", "...............", "..............."],
              "ply": 2, "to_move": "black", "status": "in_progress", "result": null, "last_move": {"x": 7, "y": 6, "name": "h9"},
-             "forbidden": [], "can_undo": true, "can_redo": false, "version": 3,
+             "forbidden": [], "can_undo": true, "can_redo": false, "invited": null, "offer": null,
+             "declined": {"black": {"takeback": 0, "draw": 0, "rematch": 0}, "white": {"takeback": 0, "draw": 0, "rematch": 0}},
+             "clock": null, "thinking_ms": {"black": 5012, "white": 3}, "claimable_at": null, "rematch_of": null, "rematch_id": null,
+             "version": 3,
              "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:05Z"}}))]
 pub struct MovesPlayed {
     /// Your move, then the computer's reply when it played one.
@@ -556,7 +686,10 @@ pub struct You {
              "...............", "...............", "...............", "...............", "...............", "...............",
              "...............", "...............", "...............", "..............."],
              "ply": 0, "to_move": "black", "status": "in_progress", "result": null, "last_move": null, "forbidden": [],
-             "can_undo": false, "can_redo": false, "version": 1, "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:00Z"},
+             "can_undo": false, "can_redo": false, "invited": null, "offer": null,
+             "declined": {"black": {"takeback": 0, "draw": 0, "rematch": 0}, "white": {"takeback": 0, "draw": 0, "rematch": 0}},
+             "clock": null, "thinking_ms": {"black": 0, "white": 0}, "claimable_at": null, "rematch_of": null, "rematch_id": null,
+             "version": 1, "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:00Z"},
     "moves": [],
     "you": {"player_id": "p_8fk2m9x1c4v7b3n6", "token": "gbt_7b4226abd17ced825b70cd28aee04cbe96ecb8a0a0200652"}}))]
 pub struct GameCreated {

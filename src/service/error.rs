@@ -1,6 +1,7 @@
 //! What a use case can refuse, and why. The HTTP layer gives each a status
 //! and a stable code; the messages here are written for the person calling.
 
+use super::OfferKind;
 use crate::rules::{Color, ForbiddenKind, Point};
 use crate::store::StoreError;
 
@@ -34,10 +35,29 @@ pub enum ServiceError {
     NothingToUndo(String),
     #[error("there is nothing to redo")]
     NothingToRedo,
+    #[error("{0}")]
+    NotOnline(String),
+    #[error("{0}")]
+    OfferPending(String),
+    #[error("{0}")]
+    NoOffer(String),
     #[error(
-        "in an online game a move can only be taken back with the opponent's consent, and takeback requests are not available yet"
+        "your opponent has declined three of your {} in this game: you cannot ask again",
+        kind_plural(*.kind)
     )]
-    UndoNeedsConsent,
+    OfferLimit { kind: OfferKind },
+    #[error("{0}")]
+    NoInvitation(String),
+    #[error("{0}")]
+    AlreadyStarted(String),
+    #[error("{0}")]
+    RematchUnavailable(String),
+    #[error("{0}")]
+    ClaimNotAllowed(String),
+    #[error(
+        "your opponent's turn has lasted less than the idle time: you can claim the win in {retry_after_secs} s if they still have not moved"
+    )]
+    ClaimTooEarly { retry_after_secs: u64 },
     #[error("{0}")]
     SeatUnavailable(String),
     #[error("{0}")]
@@ -61,3 +81,11 @@ pub enum ServiceError {
 }
 
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+fn kind_plural(kind: OfferKind) -> &'static str {
+    match kind {
+        OfferKind::Takeback => "takeback requests",
+        OfferKind::Draw => "draw offers",
+        OfferKind::Rematch => "rematch proposals",
+    }
+}

@@ -26,6 +26,14 @@ pub struct GameEvent {
 }
 
 impl GameEvent {
+    /// An event for a state read from the store rather than published.
+    pub fn new(game: Game) -> GameEvent {
+        GameEvent {
+            game,
+            rendered: OnceLock::new(),
+        }
+    }
+
     pub fn version(&self) -> i64 {
         self.game.version
     }
@@ -99,10 +107,7 @@ impl Events {
         let Some(channel) = channels.get_mut(&game.id) else {
             return;
         };
-        let event = Arc::new(GameEvent {
-            game: game.clone(),
-            rendered: OnceLock::new(),
-        });
+        let event = Arc::new(GameEvent::new(game.clone()));
         if channel.sender.receiver_count() > 0 {
             channel.followed_at = Instant::now();
         } else if channel.followed_at.elapsed() > KEEP_UNFOLLOWED {

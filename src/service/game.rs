@@ -114,27 +114,162 @@ pub enum Reason {
     Forbidden,
     Resign,
     BoardFull,
+    /// The side to move ran out of time.
+    Timeout,
+    /// The side to move walked away and the opponent claimed the win.
+    Abandoned,
+    DrawAgreed,
+    /// The invited player declined; nothing was played.
+    Declined,
+    /// The creator called off a game still waiting for a player.
+    Cancelled,
 }
 
 impl Reason {
+    const ALL: [Reason; 9] = [
+        Reason::Five,
+        Reason::Forbidden,
+        Reason::Resign,
+        Reason::BoardFull,
+        Reason::Timeout,
+        Reason::Abandoned,
+        Reason::DrawAgreed,
+        Reason::Declined,
+        Reason::Cancelled,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Reason::Five => "five",
             Reason::Forbidden => "forbidden",
             Reason::Resign => "resign",
             Reason::BoardFull => "board_full",
+            Reason::Timeout => "timeout",
+            Reason::Abandoned => "abandoned",
+            Reason::DrawAgreed => "draw_agreed",
+            Reason::Declined => "declined",
+            Reason::Cancelled => "cancelled",
         }
     }
 
     fn parse(s: &str) -> Option<Reason> {
-        [
-            Reason::Five,
-            Reason::Forbidden,
-            Reason::Resign,
-            Reason::BoardFull,
-        ]
-        .into_iter()
-        .find(|r| r.as_str() == s)
+        Reason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether a game ended this way was played at all.
+    pub const fn was_played(self) -> bool {
+        !matches!(self, Reason::Declined | Reason::Cancelled)
+    }
+}
+
+/// What one player of an online game may ask the other for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// Take moves back to the asker's last turn.
+    Takeback,
+    /// End the game drawn.
+    Draw,
+    /// A new game, same players, colours swapped (after the end).
+    Rematch,
+}
+
+impl OfferKind {
+    pub const ALL: [OfferKind; 3] = [OfferKind::Takeback, OfferKind::Draw, OfferKind::Rematch];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            OfferKind::Takeback => "takeback",
+            OfferKind::Draw => "draw",
+            OfferKind::Rematch => "rematch",
+        }
+    }
+
+    fn parse(s: &str) -> Option<OfferKind> {
+        OfferKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    const fn index(self) -> usize {
+        match self {
+            OfferKind::Takeback => 0,
+            OfferKind::Draw => 1,
+            OfferKind::Rematch => 2,
+        }
+    }
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    pub by: Color,
+    pub at: DateTime<Utc>,
+}
+
+/// How many offers of each kind each side has had declined; at
+/// [`Declines::LIMIT`] that side may not make that offer again in the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Declines([[u8; 3]; 2]);
+
+impl Declines {
+    pub const LIMIT: u8 = 3;
+
+    pub fn get(&self, by: Color, kind: OfferKind) -> u8 {
+        self.0[side(by)][kind.index()]
+    }
+
+    pub(super) fn add(&mut self, by: Color, kind: OfferKind) {
+        let count = &mut self.0[side(by)][kind.index()];
+        *count = count.saturating_add(1);
+    }
+
+    /// Six digits: black's takebacks, draws, rematches, then white's.
+    fn encode(&self) -> String {
+        self.0
+            .iter()
+            .flatten()
+            .map(|&n| char::from(b'0' + n.min(9)))
+            .collect()
+    }
+
+    fn decode(text: &str) -> Option<Declines> {
+        let digits: Vec<u8> = text
+            .bytes()
+            .map(|b| b.checked_sub(b'0').filter(|&d| d <= 9))
+            .collect::<Option<_>>()?;
+        let [b0, b1, b2, w0, w1, w2] = digits[..] else {
+            return None;
+        };
+        Some(Declines([[b0, b1, b2], [w0, w1, w2]]))
+    }
+}
+
+/// A timed game's clock. Each side has a main time; when a side has less
+/// than the floor left after its move, it is given the floor again; at zero
+/// it loses on time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub main_ms: i64,
+    pub floor_ms: i64,
+    /// Each side's time left (black, white) when its current or next turn
+    /// began.
+    pub remaining_ms: [i64; 2],
+}
+
+impl Clock {
+    pub fn new(main_ms: i64, floor_ms: i64) -> Clock {
+        Clock {
+            main_ms,
+            floor_ms,
+            remaining_ms: [main_ms; 2],
+        }
+    }
+}
+
+/// Index of a side in per-side arrays.
+pub(super) const fn side(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
     }
 }
 
@@ -202,10 +337,135 @@ pub struct Game {
     pub seed: u64,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// When the side to move got the turn.
     pub turn_started_at: DateTime<Utc>,
+    /// A seat whose named player has not yet accepted the invitation.
+    pub invited: Option<Color>,
+    /// The offer waiting for an answer.
+    pub offer: Option<Offer>,
+    pub declines: Declines,
+    /// Timed games only.
+    pub clock: Option<Clock>,
+    /// Each side's total thinking time (black, white), turns under way not
+    /// included.
+    pub thinking_ms: [i64; 2],
+    /// Online games without a clock: how long the side to move may be idle
+    /// before the opponent can claim the win.
+    pub idle_limit_ms: Option<i64>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this game, once agreed.
+    pub rematch_id: Option<String>,
+    /// A game the action under way creates (a rematch), written with it.
+    pub(super) spawned: Option<Box<Game>>,
+}
+
+/// The seats and settings of a game about to be created.
+pub(super) struct NewGame {
+    pub variant: Variant,
+    pub black: Seat,
+    pub white: Seat,
+    pub created_by: String,
+    pub invited: Option<Color>,
+    pub clock: Option<Clock>,
+    pub idle_limit_ms: Option<i64>,
+    pub rematch_of: Option<String>,
 }
 
 impl Game {
+    /// A game with no moves yet, started unless a seat is open or an
+    /// invitation is unanswered.
+    pub(super) fn create(id: String, new: NewGame, now: DateTime<Utc>) -> Game {
+        let waiting =
+            new.black == Seat::Open || new.white == Seat::Open || new.invited.is_some();
+        Game {
+            id,
+            variant: new.variant,
+            black: new.black,
+            white: new.white,
+            created_by: new.created_by,
+            status: if waiting {
+                Status::Waiting
+            } else {
+                Status::InProgress
+            },
+            result: None,
+            position: Position::new(new.variant),
+            stored: Vec::new(),
+            new_records: Vec::new(),
+            scored: false,
+            version: 1,
+            seed: rand::random::<u64>() >> 1,
+            created_at: now,
+            updated_at: now,
+            turn_started_at: now,
+            invited: new.invited,
+            offer: None,
+            declines: Declines::default(),
+            clock: new.clock,
+            thinking_ms: [0; 2],
+            idle_limit_ms: new.idle_limit_ms,
+            rematch_of: new.rematch_of,
+            rematch_id: None,
+            spawned: None,
+        }
+    }
+
+    /// Both seats are taken: the game begins, black's turn from `now`.
+    pub(super) fn start(&mut self, now: DateTime<Utc>) {
+        self.status = Status::InProgress;
+        self.invited = None;
+        self.turn_started_at = now;
+    }
+
+    /// A side's time left at `now`: the running clock counts down from when
+    /// the turn began.
+    pub fn time_left_ms(&self, color: Color, now: DateTime<Utc>) -> Option<i64> {
+        let clock = self.clock?;
+        let stored = clock.remaining_ms[side(color)];
+        Some(if self.to_move() == Some(color) {
+            (stored - (now - self.turn_started_at).num_milliseconds()).max(0)
+        } else {
+            stored
+        })
+    }
+
+    /// When the side to move runs out of time, in a timed game in progress.
+    pub fn deadline(&self) -> Option<DateTime<Utc>> {
+        let clock = self.clock?;
+        let to_move = self.to_move()?;
+        Some(self.turn_started_at + chrono::Duration::milliseconds(clock.remaining_ms[side(to_move)]))
+    }
+
+    /// Whether the side to move has run out of time by `now`.
+    pub fn out_of_time(&self, now: DateTime<Utc>) -> bool {
+        self.deadline().is_some_and(|deadline| deadline <= now)
+    }
+
+    /// When the player waiting may claim the win because the side to move
+    /// has been idle too long: online games in progress without a clock.
+    pub fn claimable_at(&self) -> Option<DateTime<Utc>> {
+        let limit = self.idle_limit_ms?;
+        (self.mode() == Mode::Online && self.clock.is_none() && self.status == Status::InProgress)
+            .then(|| self.turn_started_at + chrono::Duration::milliseconds(limit))
+    }
+
+    /// Ends the turn under way at `now`: its time goes to the side to move's
+    /// total (and off its clock), and the next turn starts now. Returns the
+    /// time the turn took.
+    pub(super) fn end_turn(&mut self, now: DateTime<Utc>) -> i64 {
+        let elapsed = (now - self.turn_started_at).num_milliseconds().max(0);
+        if let Some(to_move) = self.to_move() {
+            self.thinking_ms[side(to_move)] += elapsed;
+            if let Some(clock) = &mut self.clock {
+                let left = &mut clock.remaining_ms[side(to_move)];
+                *left = (*left - elapsed).max(0);
+            }
+        }
+        self.turn_started_at = now;
+        elapsed
+    }
+
     pub fn seat(&self, color: Color) -> &Seat {
         match color {
             Color::Black => &self.black,
@@ -242,12 +502,21 @@ impl Game {
             .collect()
     }
 
-    /// Whether undo would do anything for a player of this game.
+    /// Whether undo would do anything for a player of this game (online:
+    /// whether a takeback could be asked for).
     pub fn can_undo(&self) -> bool {
         match self.mode() {
             Mode::Local => self.position.can_undo(),
             Mode::Ai => self.undo_count().is_some(),
-            Mode::Online | Mode::AiVsAi => false,
+            Mode::Online => {
+                self.status == Status::InProgress
+                    && self.offer.is_none()
+                    && [Color::Black, Color::White].into_iter().any(|c| {
+                        self.moves_back_to_turn_of(c).is_some()
+                            && self.declines.get(c, OfferKind::Takeback) < Declines::LIMIT
+                    })
+            }
+            Mode::AiVsAi => false,
         }
     }
 
@@ -261,11 +530,16 @@ impl Game {
         let human = [Color::Black, Color::White]
             .into_iter()
             .find(|&c| !self.seat(c).is_computer())?;
+        self.moves_back_to_turn_of(human)
+    }
+
+    /// How many moves to take back so that `color` is to move again before
+    /// its last move: that move and everything after it.
+    pub(super) fn moves_back_to_turn_of(&self, color: Color) -> Option<usize> {
         let moves = self.position.moves().len();
-        // The last move of the human's colour; everything from it on goes.
         (0..moves)
             .rev()
-            .find(|&i| Color::of_ply(i) == human)
+            .find(|&i| Color::of_ply(i) == color)
             .map(|i| moves - i)
     }
 
@@ -314,6 +588,35 @@ impl Game {
             }),
             _ => None,
         };
+        let color = |name: &str| match name {
+            "black" => Ok(Color::Black),
+            "white" => Ok(Color::White),
+            other => Err(corrupt(format!("colour {other:?}"))),
+        };
+        let offer = match (&row.offer_kind, &row.offer_by, row.offer_at) {
+            (Some(kind), Some(by), Some(at)) => Some(Offer {
+                kind: OfferKind::parse(kind).ok_or_else(|| corrupt(format!("offer {kind:?}")))?,
+                by: color(by)?,
+                at,
+            }),
+            _ => None,
+        };
+        let clock = match (
+            row.clock_main_ms,
+            row.clock_floor_ms,
+            row.black_clock_ms,
+            row.white_clock_ms,
+        ) {
+            (Some(main_ms), Some(floor_ms), Some(black), Some(white)) => Some(Clock {
+                main_ms,
+                floor_ms,
+                remaining_ms: [black, white],
+            }),
+            _ => None,
+        };
+        let invited = row.invited.as_deref().map(color).transpose()?;
+        let declines = Declines::decode(&row.declines)
+            .ok_or_else(|| corrupt(format!("declines {:?}", row.declines)))?;
         Ok(Game {
             id: row.id,
             variant,
@@ -331,6 +634,15 @@ impl Game {
             created_at: row.created_at,
             updated_at: row.updated_at,
             turn_started_at: row.turn_started_at,
+            invited,
+            offer,
+            declines,
+            clock,
+            thinking_ms: [row.black_thinking_ms, row.white_thinking_ms],
+            idle_limit_ms: row.idle_limit_ms,
+            rematch_of: row.rematch_of,
+            rematch_id: row.rematch_id,
+            spawned: None,
         })
     }
 
@@ -379,6 +691,21 @@ impl Game {
             created_at: self.created_at,
             updated_at: self.updated_at,
             turn_started_at: self.turn_started_at,
+            invited: self.invited.map(|c| c.as_str().to_string()),
+            offer_kind: self.offer.as_ref().map(|o| o.kind.as_str().to_string()),
+            offer_by: self.offer.as_ref().map(|o| o.by.as_str().to_string()),
+            offer_at: self.offer.as_ref().map(|o| o.at),
+            declines: self.declines.encode(),
+            clock_main_ms: self.clock.map(|c| c.main_ms),
+            clock_floor_ms: self.clock.map(|c| c.floor_ms),
+            black_clock_ms: self.clock.map(|c| c.remaining_ms[0]),
+            white_clock_ms: self.clock.map(|c| c.remaining_ms[1]),
+            deadline_ms: self.deadline().map(|d| d.timestamp_millis()),
+            black_thinking_ms: self.thinking_ms[0],
+            white_thinking_ms: self.thinking_ms[1],
+            idle_limit_ms: self.idle_limit_ms,
+            rematch_of: self.rematch_of.clone(),
+            rematch_id: self.rematch_id.clone(),
         }
     }
 }
@@ -438,5 +765,18 @@ mod tests {
         assert_eq!(decode_record("a"), None);
         assert_eq!(decode_record("a{"), None);
         assert_eq!(decode_record(""), Some(vec![]));
+    }
+
+    #[test]
+    fn declines_round_trip_and_reject_garbage() {
+        let mut declines = Declines::default();
+        declines.add(Color::White, OfferKind::Draw);
+        declines.add(Color::White, OfferKind::Draw);
+        declines.add(Color::Black, OfferKind::Rematch);
+        assert_eq!(declines.encode(), "001020");
+        assert_eq!(Declines::decode("001020"), Some(declines));
+        assert_eq!(declines.get(Color::White, OfferKind::Draw), 2);
+        assert_eq!(Declines::decode("00102"), None);
+        assert_eq!(Declines::decode("00102x"), None);
     }
 }

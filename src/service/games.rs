@@ -7,11 +7,11 @@ use chrono::{DateTime, Utc};
 
 use super::cursor;
 use super::error::{Result, ServiceError};
-use super::game::{Game, GameResult, Mode, MoveRecord, Reason, Seat, Status};
+use super::game::{side, Clock, Game, GameResult, Mode, MoveRecord, NewGame, OfferKind, Reason, Seat, Status};
 use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
 use super::{Service, Thought, random_id};
 use crate::engine::Level;
-use crate::rules::{Color, PlayError, Point, PointError, Position, Variant, parse_point};
+use crate::rules::{Color, PlayError, Point, PointError, Variant, parse_point};
 use crate::store::{self, Conn, GameFilter, PlayerRow, ScoreChange};
 
 /// Who should sit in a seat of a new game.
@@ -27,12 +27,14 @@ pub enum SeatSpec {
     Computer(Level),
 }
 
-/// A new game: its rules and who sits where.
+/// A new game: its rules, who sits where, and its clock.
 #[derive(Clone, Debug)]
 pub struct GameSpec {
     pub variant: Variant,
     pub black: SeatSpec,
     pub white: SeatSpec,
+    /// Main time and floor in ms, for a timed online game.
+    pub clock: Option<(i64, i64)>,
 }
 
 /// A point as a client sent it: a name like `h8`, or coordinates that may
@@ -66,8 +68,15 @@ struct Before {
     result: Option<GameResult>,
 }
 
-fn thinking_ms(since: DateTime<Utc>, now: DateTime<Utc>) -> i64 {
-    (now - since).num_milliseconds().max(0)
+impl Before {
+    fn of(game: &Game) -> Before {
+        Before {
+            version: game.version,
+            stored: game.stored.clone(),
+            scored: game.scored,
+            result: game.result.clone(),
+        }
+    }
 }
 
 /// Loads a whole game, or says there is none.
@@ -84,7 +93,12 @@ async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
 
 /// Writes what an action changed: the game row (one version up), the move
 /// record, and the scores when the result came or went.
-async fn save(tx: &mut Conn, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
+async fn write_game(
+    tx: &mut Conn,
+    before: &Before,
+    game: &mut Game,
+    now: DateTime<Utc>,
+) -> Result<()> {
     game.version = before.version + 1;
     game.updated_at = now;
     if !store::update_game(tx, &game.to_row(), before.version).await? {
@@ -119,6 +133,9 @@ async fn save(tx: &mut Conn, before: &Before, game: &mut Game, now: DateTime<Utc
         (false, true) => apply_result(tx, game, game.result.as_ref(), 1).await?,
         _ => {}
     }
+    if let Some(spawned) = &game.spawned {
+        store::insert_game(tx, &spawned.to_row()).await?;
+    }
     Ok(())
 }
 
@@ -137,6 +154,7 @@ async fn apply_result(
         let change = match result.winner {
             None => ScoreChange::Draw,
             Some(w) if w == color => ScoreChange::Win,
+            Some(_) if result.reason == Reason::Abandoned => ScoreChange::Abandoned,
             Some(_) => ScoreChange::Loss,
         };
         store::apply_score(tx, id, change, sign).await?;
@@ -145,13 +163,31 @@ async fn apply_result(
 }
 
 /// Ends the game with `result`; scored unless one person held both seats.
-fn finish(game: &mut Game, result: GameResult) {
+/// Offers made during the game lapse.
+pub(super) fn finish(game: &mut Game, result: GameResult) {
     game.status = Status::Finished;
-    game.scored = game.mode() != Mode::Local;
+    game.scored = game.mode() != Mode::Local && result.reason.was_played();
     game.result = Some(result);
+    game.offer = None;
 }
 
-fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
+/// Ends a game whose side to move ran out of time: the clock stopped at
+/// the deadline.
+fn lose_on_time(game: &mut Game, now: DateTime<Utc>) {
+    let loser = game.position.to_move();
+    let flag_fall = game.deadline().map_or(now, |deadline| deadline.min(now));
+    game.end_turn(flag_fall);
+    finish(
+        game,
+        GameResult {
+            winner: Some(loser.opponent()),
+            reason: Reason::Timeout,
+            winning_line: Vec::new(),
+        },
+    );
+}
+
+pub(super) fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
     match if_match {
         Some(expected) if expected != game.version => Err(ServiceError::VersionMismatch {
             expected,
@@ -187,14 +223,17 @@ fn resolve_point(game: &Game, input: &PointInput) -> Result<Point> {
     }
 }
 
-/// Plays `p` for the side to move and records it.
+/// Plays `p` for the side to move and records it, with the time the turn
+/// took (or `thought_ms`, the computer's own measure).
 fn apply_move(
     game: &mut Game,
     p: Point,
-    thinking_ms: i64,
+    thought_ms: Option<i64>,
     now: DateTime<Utc>,
 ) -> Result<MoveRecord> {
     let color = game.position.to_move();
+    // The turn ends with this move (an illegal one leaves this copy unsaved).
+    let elapsed = game.end_turn(now);
     let outcome = game.position.play(p).map_err(|e| match e {
         PlayError::Occupied { point, by } => ServiceError::Occupied {
             point,
@@ -215,20 +254,33 @@ fn apply_move(
         color,
         point: p,
         played_at: now,
-        thinking_ms,
+        thinking_ms: thought_ms.unwrap_or(elapsed),
     };
     game.stored.truncate(ply - 1);
     game.stored.push(p);
     game.new_records.push(record.clone());
-    game.turn_started_at = now;
+    if let Some(clock) = &mut game.clock {
+        let left = &mut clock.remaining_ms[side(color)];
+        *left = (*left).max(clock.floor_ms);
+    }
+    // Moving on answers any offer still open.
+    game.offer = None;
     if let Some(outcome) = outcome {
         finish(game, GameResult::from_outcome(&outcome));
     }
     Ok(record)
 }
 
+/// Who sits in a seat, for messages.
+pub(super) fn seat_name(seat: &Seat) -> &str {
+    match seat {
+        Seat::Open => "nobody yet",
+        Seat::Human { name, .. } | Seat::Computer { name, .. } => name,
+    }
+}
+
 /// The seat colours `caller` holds, or why they may not act.
-fn seats_of(game: &Game, caller: &PlayerRow) -> Result<Vec<Color>> {
+pub(super) fn seats_of(game: &Game, caller: &PlayerRow) -> Result<Vec<Color>> {
     let seats = game.seats_of(&caller.id);
     if seats.is_empty() {
         return Err(ServiceError::NotAPlayer);
@@ -236,7 +288,7 @@ fn seats_of(game: &Game, caller: &PlayerRow) -> Result<Vec<Color>> {
     Ok(seats)
 }
 
-fn require_in_progress(game: &Game) -> Result<()> {
+pub(super) fn require_in_progress(game: &Game) -> Result<()> {
     match game.status {
         Status::Waiting => Err(ServiceError::NotStarted),
         Status::Finished => Err(ServiceError::GameOver),
@@ -269,46 +321,77 @@ impl Service {
     /// version loaded (else, without `If-Match`, the action is tried again on
     /// the newer game). So two racing actions can never both apply, and the
     /// lock is held for the writes alone.
-    async fn act<T>(
+    pub(super) async fn act<T>(
         &self,
         id: &str,
         if_match: Option<i64>,
         mut action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<T>,
     ) -> Result<(Game, T)> {
+        let (game, value) = self
+            .act_maybe(id, if_match, |game, now| action(game, now).map(Some))
+            .await?
+            .expect("an action that always changes the game");
+        Ok((game, value))
+    }
+
+    /// [`Service::act`] for an action that may find nothing to do
+    /// (`Ok(None)`: nothing is written). A game whose clock has run out is
+    /// first ended on time, whatever the action.
+    pub(super) async fn act_maybe<T>(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        mut action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<Option<T>>,
+    ) -> Result<Option<(Game, T)>> {
         const ATTEMPTS: usize = 16;
         let mut attempt = 0;
         loop {
             attempt += 1;
             let mut game = self.game(id).await?;
-            check_version(&game, if_match)?;
-            let before = Before {
-                version: game.version,
-                stored: game.stored.clone(),
-                scored: game.scored,
-                result: game.result.clone(),
-            };
             let now = Utc::now();
-            let value = action(&mut game, now)?;
-            let mut tx = self.store.write().await?;
-            match save(&mut tx, &before, &mut game, now).await {
-                Ok(()) => {
-                    tx.commit().await?;
-                    self.events.publish(&game);
-                    return Ok((game, value));
+            if game.out_of_time(now) {
+                let before = Before::of(&game);
+                lose_on_time(&mut game, now);
+                match self.save(&before, &mut game, now).await {
+                    Ok(()) | Err(ServiceError::VersionMismatch { .. }) => continue,
+                    Err(e) => return Err(e),
                 }
+            }
+            check_version(&game, if_match)?;
+            let before = Before::of(&game);
+            let Some(value) = action(&mut game, now)? else {
+                return Ok(None);
+            };
+            match self.save(&before, &mut game, now).await {
+                Ok(()) => return Ok(Some((game, value))),
                 Err(ServiceError::VersionMismatch { .. })
                     if if_match.is_none() && attempt < ATTEMPTS =>
                 {
                     continue;
                 }
                 Err(ServiceError::VersionMismatch { expected, .. }) => {
-                    drop(tx);
                     let current = self.game(id).await?.version;
                     return Err(ServiceError::VersionMismatch { expected, current });
                 }
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// Writes an action's changes if the game is still at the version it was
+    /// loaded at, then tells the game's followers (and the clock watcher).
+    async fn save(&self, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
+        let mut tx = self.store.write().await?;
+        write_game(&mut tx, before, game, now).await?;
+        tx.commit().await?;
+        self.events.publish(game);
+        if let Some(spawned) = &game.spawned {
+            self.events.publish(spawned);
+        }
+        if game.clock.is_some() {
+            self.clocks_changed.notify_one();
+        }
+        Ok(())
     }
 
     pub async fn game(&self, id: &str) -> Result<Game> {
@@ -368,30 +451,35 @@ impl Service {
                 "at most one seat can be open".into(),
             ));
         }
+        // A person named for a seat is invited: they accept or decline.
+        let invited = [(Color::Black, &spec.black, &black), (Color::White, &spec.white, &white)]
+            .into_iter()
+            .find(|(_, spec, seat)| {
+                matches!(spec, SeatSpec::Player(_))
+                    && matches!(seat, Seat::Human { id, .. } if *id != caller.id)
+            })
+            .map(|(color, _, _)| color);
+        let two_people = !black.is_computer() && !white.is_computer() && black != white;
+        if spec.clock.is_some() && !two_people {
+            return Err(ServiceError::Validation(
+                "clocks are for games between two people: seat another player (or \"open\") opposite you".into(),
+            ));
+        }
         let now = Utc::now();
-        let status = if black == Seat::Open || white == Seat::Open {
-            Status::Waiting
-        } else {
-            Status::InProgress
-        };
-        let game = Game {
-            id: random_id("g_"),
-            variant: spec.variant,
-            black,
-            white,
-            created_by: caller.id.clone(),
-            status,
-            result: None,
-            position: Position::new(spec.variant),
-            stored: Vec::new(),
-            new_records: Vec::new(),
-            scored: false,
-            version: 1,
-            seed: rand::random::<u64>() >> 1,
-            created_at: now,
-            updated_at: now,
-            turn_started_at: now,
-        };
+        let game = Game::create(
+            random_id("g_"),
+            NewGame {
+                variant: spec.variant,
+                black,
+                white,
+                created_by: caller.id.clone(),
+                invited,
+                clock: spec.clock.map(|(main, floor)| Clock::new(main, floor)),
+                idle_limit_ms: Some(self.online.idle_limit.as_millis() as i64),
+                rematch_of: None,
+            },
+            now,
+        );
         store::insert_game(&mut tx, &game.to_row()).await?;
         tx.commit().await?;
         self.events.publish(&game);
@@ -462,7 +550,7 @@ impl Service {
         Ok((game, records))
     }
 
-    /// Takes the open seat.
+    /// Takes the open seat (or, for the invited player, accepts).
     pub async fn join(
         &self,
         caller: &PlayerRow,
@@ -475,6 +563,18 @@ impl Service {
                     return Err(ServiceError::SeatUnavailable(
                         "this game has no open seat".into(),
                     ));
+                }
+                if let Some(invited) = game.invited {
+                    return match game.seat(invited) {
+                        Seat::Human { id, .. } if *id == caller.id => {
+                            game.start(now);
+                            Ok(())
+                        }
+                        seat => Err(ServiceError::SeatUnavailable(format!(
+                            "this game is an invitation to {}",
+                            seat_name(seat)
+                        ))),
+                    };
                 }
                 if !game.seats_of(&caller.id).is_empty() {
                     return Err(ServiceError::SeatUnavailable(
@@ -491,8 +591,7 @@ impl Service {
                     id: caller.id.clone(),
                     name: caller.name.clone(),
                 };
-                game.status = Status::InProgress;
-                game.turn_started_at = now;
+                game.start(now);
                 Ok(())
             })
             .await?;
@@ -516,7 +615,7 @@ impl Service {
             .act(id, if_match, |game, now| {
                 require_turn(game, caller)?;
                 let p = resolve_point(game, point)?;
-                apply_move(game, p, thinking_ms(game.turn_started_at, now), now)
+                apply_move(game, p, None, now)
             })
             .await?;
         let mut outcome = PlayOutcome {
@@ -529,7 +628,7 @@ impl Service {
 
     /// In a game against the computer, plays the computer's moves while it is
     /// to move. Stops quietly if someone else changed the game meanwhile.
-    async fn computer_replies(&self, outcome: &mut PlayOutcome) -> Result<()> {
+    pub(super) async fn computer_replies(&self, outcome: &mut PlayOutcome) -> Result<()> {
         while outcome.game.mode() == Mode::Ai && outcome.game.status == Status::InProgress {
             let to_move = outcome.game.position.to_move();
             let Some(level) = outcome.game.seat(to_move).level() else {
@@ -572,7 +671,7 @@ impl Service {
         let ms = thought.elapsed.as_millis() as i64;
         let (game, record) = self
             .act(&game.id, Some(game.version), |game, now| {
-                apply_move(game, point, ms, now)
+                apply_move(game, point, Some(ms), now)
             })
             .await?;
         Ok((game, record, thought))
@@ -651,13 +750,23 @@ impl Service {
     }
 
     /// Takes back one move (local), or the computer's reply and the move
-    /// before it (against the computer); reopens a finished game.
+    /// before it (against the computer); reopens a finished game. In an
+    /// online game it asks the opponent for a takeback.
     pub async fn undo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
+        if self.game(id).await?.mode() == Mode::Online {
+            return self
+                .offer(caller, id, OfferKind::Takeback, if_match)
+                .await;
+        }
         let (game, ()) = self
             .act(id, if_match, |game, now| {
                 seats_of(game, caller)?;
                 let count = match game.mode() {
-                    Mode::Online => return Err(ServiceError::UndoNeedsConsent),
+                    Mode::Online => {
+                        return Err(ServiceError::Internal(
+                            "a game became online while being undone".into(),
+                        ));
+                    }
                     Mode::AiVsAi => {
                         return Err(ServiceError::NothingToUndo(
                             "undo is for games a person plays".into(),
@@ -672,6 +781,7 @@ impl Service {
                         "there is no move of yours to take back".into(),
                     ));
                 }
+                game.end_turn(now);
                 for _ in 0..count {
                     game.position.undo();
                 }
@@ -680,7 +790,6 @@ impl Service {
                     game.result = None;
                     game.scored = false;
                 }
-                game.turn_started_at = now;
                 Ok(())
             })
             .await?;
@@ -693,14 +802,14 @@ impl Service {
             .act(id, if_match, |game, now| {
                 seats_of(game, caller)?;
                 match game.mode() {
-                    Mode::Online => return Err(ServiceError::UndoNeedsConsent),
-                    Mode::AiVsAi => return Err(ServiceError::NothingToRedo),
+                    Mode::Online | Mode::AiVsAi => return Err(ServiceError::NothingToRedo),
                     _ => {}
                 }
                 require_in_progress(game)?;
                 if !game.position.can_redo() {
                     return Err(ServiceError::NothingToRedo);
                 }
+                game.end_turn(now);
                 let human = [Color::Black, Color::White]
                     .into_iter()
                     .find(|&c| !game.seat(c).is_computer());
@@ -714,7 +823,6 @@ impl Service {
                         break;
                     }
                 }
-                game.turn_started_at = now;
                 Ok(())
             })
             .await?;
@@ -730,7 +838,7 @@ impl Service {
         if_match: Option<i64>,
     ) -> Result<Game> {
         let (game, ()) = self
-            .act(id, if_match, |game, _| {
+            .act(id, if_match, |game, now| {
                 let seats = seats_of(game, caller)?;
                 require_in_progress(game)?;
                 let loser = if seats.len() == 2 {
@@ -738,6 +846,7 @@ impl Service {
                 } else {
                     seats[0]
                 };
+                game.end_turn(now);
                 finish(
                     game,
                     GameResult {

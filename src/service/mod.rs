@@ -8,32 +8,50 @@ mod error;
 mod events;
 mod game;
 mod games;
+mod online;
 mod players;
 
 pub use computer::{Computer, ComputerConfig, Thought};
 pub use error::{Result, ServiceError};
 pub use events::{Events, GameEvent, Subscription};
-pub use game::{Game, GameResult, Mode, MoveRecord, Reason, Seat, Status};
+pub use game::{
+    Clock, Declines, Game, GameResult, Mode, MoveRecord, Offer, OfferKind, Reason, Seat, Status,
+};
 pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
+pub use online::{OnlineConfig, RematchOutcome};
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
 
 use crate::store::Store;
 
-/// Everything a request needs: the store and the computer.
+/// Everything a request needs: the store, the computer, the followers of
+/// games and the settings of online play.
 #[derive(Clone, Debug)]
 pub struct Service {
     store: Store,
     computer: Computer,
     events: Events,
+    online: OnlineConfig,
+    /// Rung when a timed game is written, so the clock watcher looks again.
+    clocks_changed: Arc<Notify>,
 }
 
 impl Service {
     /// A service over `store`; makes sure the computer players exist.
-    pub async fn new(store: Store, computer: ComputerConfig) -> Result<Service> {
+    pub async fn new(
+        store: Store,
+        computer: ComputerConfig,
+        online: OnlineConfig,
+    ) -> Result<Service> {
         let service = Service {
             store,
             computer: Computer::new(computer),
             events: Events::default(),
+            online,
+            clocks_changed: Arc::new(Notify::new()),
         };
         service.ensure_computer_players().await?;
         Ok(service)

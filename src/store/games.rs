@@ -31,6 +31,21 @@ pub struct GameRow {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub turn_started_at: DateTime<Utc>,
+    pub invited: Option<String>,
+    pub offer_kind: Option<String>,
+    pub offer_by: Option<String>,
+    pub offer_at: Option<DateTime<Utc>>,
+    pub declines: String,
+    pub clock_main_ms: Option<i64>,
+    pub clock_floor_ms: Option<i64>,
+    pub black_clock_ms: Option<i64>,
+    pub white_clock_ms: Option<i64>,
+    pub deadline_ms: Option<i64>,
+    pub black_thinking_ms: i64,
+    pub white_thinking_ms: i64,
+    pub idle_limit_ms: Option<i64>,
+    pub rematch_of: Option<String>,
+    pub rematch_id: Option<String>,
 }
 
 /// A move as stored.
@@ -62,7 +77,9 @@ macro_rules! select_games {
         concat!(
             "SELECT id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
                     created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
-                    created_at, updated_at, turn_started_at
+                    created_at, updated_at, turn_started_at, invited, offer_kind, offer_by, offer_at, declines,
+                    clock_main_ms, clock_floor_ms, black_clock_ms, white_clock_ms, deadline_ms,
+                    black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id
              FROM games ",
             $rest
         )
@@ -93,6 +110,21 @@ fn game(row: &SqliteRow) -> Result<GameRow> {
         created_at: column(row, "created_at")?,
         updated_at: column(row, "updated_at")?,
         turn_started_at: column(row, "turn_started_at")?,
+        invited: column(row, "invited")?,
+        offer_kind: column(row, "offer_kind")?,
+        offer_by: column(row, "offer_by")?,
+        offer_at: column(row, "offer_at")?,
+        declines: column(row, "declines")?,
+        clock_main_ms: column(row, "clock_main_ms")?,
+        clock_floor_ms: column(row, "clock_floor_ms")?,
+        black_clock_ms: column(row, "black_clock_ms")?,
+        white_clock_ms: column(row, "white_clock_ms")?,
+        deadline_ms: column(row, "deadline_ms")?,
+        black_thinking_ms: column(row, "black_thinking_ms")?,
+        white_thinking_ms: column(row, "white_thinking_ms")?,
+        idle_limit_ms: column(row, "idle_limit_ms")?,
+        rematch_of: column(row, "rematch_of")?,
+        rematch_id: column(row, "rematch_id")?,
     })
 }
 
@@ -100,9 +132,11 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     sqlx::query(
         "INSERT INTO games (id, rules, width, height, k, overline_wins, forbidden_policy, black_id, white_id,
                             created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
-                            created_at, updated_at, turn_started_at)
+                            created_at, updated_at, turn_started_at, invited, offer_kind, offer_by, offer_at, declines,
+                            clock_main_ms, clock_floor_ms, black_clock_ms, white_clock_ms, deadline_ms,
+                            black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-                 $22)",
+                 $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37)",
     )
     .bind(&g.id)
     .bind(&g.rules)
@@ -126,6 +160,21 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     .bind(g.created_at)
     .bind(g.updated_at)
     .bind(g.turn_started_at)
+    .bind(&g.invited)
+    .bind(&g.offer_kind)
+    .bind(&g.offer_by)
+    .bind(g.offer_at)
+    .bind(&g.declines)
+    .bind(g.clock_main_ms)
+    .bind(g.clock_floor_ms)
+    .bind(g.black_clock_ms)
+    .bind(g.white_clock_ms)
+    .bind(g.deadline_ms)
+    .bind(g.black_thinking_ms)
+    .bind(g.white_thinking_ms)
+    .bind(g.idle_limit_ms)
+    .bind(&g.rematch_of)
+    .bind(&g.rematch_id)
     .execute(conn)
     .await?;
     Ok(())
@@ -137,7 +186,9 @@ pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) ->
     let done = sqlx::query(
         "UPDATE games SET black_id = $2, white_id = $3, status = $4, ply = $5, winner = $6, reason = $7,
                           winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12,
-                          record = $14
+                          record = $14, invited = $15, offer_kind = $16, offer_by = $17, offer_at = $18,
+                          declines = $19, black_clock_ms = $20, white_clock_ms = $21, deadline_ms = $22,
+                          black_thinking_ms = $23, white_thinking_ms = $24, rematch_id = $25
          WHERE id = $1 AND version = $13",
     )
     .bind(&g.id)
@@ -154,6 +205,17 @@ pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) ->
     .bind(g.turn_started_at)
     .bind(expected_version)
     .bind(&g.record)
+    .bind(&g.invited)
+    .bind(&g.offer_kind)
+    .bind(&g.offer_by)
+    .bind(g.offer_at)
+    .bind(&g.declines)
+    .bind(g.black_clock_ms)
+    .bind(g.white_clock_ms)
+    .bind(g.deadline_ms)
+    .bind(g.black_thinking_ms)
+    .bind(g.white_thinking_ms)
+    .bind(&g.rematch_id)
     .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -167,7 +229,9 @@ pub async fn game_with_players(
     let row = sqlx::query(
         "SELECT g.id, g.rules, g.width, g.height, g.k, g.overline_wins, g.forbidden_policy, g.black_id, g.white_id,
                 g.created_by, g.status, g.ply, g.record, g.winner, g.reason, g.winning_line, g.scored, g.version, g.seed,
-                g.created_at, g.updated_at, g.turn_started_at,
+                g.created_at, g.updated_at, g.turn_started_at, g.invited, g.offer_kind, g.offer_by, g.offer_at,
+                g.declines, g.clock_main_ms, g.clock_floor_ms, g.black_clock_ms, g.white_clock_ms, g.deadline_ms,
+                g.black_thinking_ms, g.white_thinking_ms, g.idle_limit_ms, g.rematch_of, g.rematch_id,
                 b.id AS b_id, b.name AS b_name, b.kind AS b_kind, b.level AS b_level, b.score AS b_score,
                 b.wins AS b_wins, b.losses AS b_losses, b.draws AS b_draws, b.abandoned AS b_abandoned,
                 b.games AS b_games, b.created_at AS b_created_at,
@@ -267,4 +331,15 @@ pub async fn insert_move(conn: &mut Conn, game_id: &str, m: &MoveRow) -> Result<
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// The timed game whose clock runs out first: its id and deadline (Unix ms).
+pub async fn next_deadline(conn: &mut Conn) -> Result<Option<(String, i64)>> {
+    let row = sqlx::query(
+        "SELECT id, deadline_ms FROM games WHERE deadline_ms IS NOT NULL ORDER BY deadline_ms LIMIT 1",
+    )
+    .fetch_optional(conn)
+    .await?;
+    row.map(|row| Ok((column(&row, "id")?, column(&row, "deadline_ms")?)))
+        .transpose()
 }

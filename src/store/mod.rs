@@ -20,7 +20,7 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 
 pub use games::{
     GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_with_players, insert_game,
-    insert_move, list_games, moves, update_game,
+    insert_move, list_games, moves, next_deadline, update_game,
 };
 pub use players::{
     NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
@@ -134,7 +134,10 @@ impl Store {
 
 /// The migrations in `migrations/`, compiled into the binary.
 fn migrator() -> Migrator {
-    let embedded = [(1, "init", include_str!("../../migrations/0001_init.sql"))];
+    let embedded = [
+        (1, "init", include_str!("../../migrations/0001_init.sql")),
+        (2, "online", include_str!("../../migrations/0002_online.sql")),
+    ];
     Migrator::with_migrations(
         embedded
             .into_iter()

@@ -35,6 +35,8 @@ pub enum ScoreChange {
     Win,
     Loss,
     Draw,
+    /// Walked away from a game the opponent then claimed.
+    Abandoned,
 }
 
 /// A SELECT of every player column, followed by the rest of the statement.
@@ -140,14 +142,15 @@ pub async fn leaderboard(
 
 /// Adds (`sign` = 1) or takes back (`sign` = -1) one game's effect on a player.
 pub async fn apply_score(conn: &mut Conn, id: &str, change: ScoreChange, sign: i64) -> Result<()> {
-    let (score, wins, losses, draws) = match change {
-        ScoreChange::Win => (1, 1, 0, 0),
-        ScoreChange::Loss => (-1, 0, 1, 0),
-        ScoreChange::Draw => (0, 0, 0, 1),
+    let (score, wins, losses, draws, abandoned) = match change {
+        ScoreChange::Win => (1, 1, 0, 0, 0),
+        ScoreChange::Loss => (-1, 0, 1, 0, 0),
+        ScoreChange::Draw => (0, 0, 0, 1, 0),
+        ScoreChange::Abandoned => (-3, 0, 0, 0, 1),
     };
     sqlx::query(
         "UPDATE players SET score = score + $2, wins = wins + $3, losses = losses + $4,
-                draws = draws + $5, games = games + $6
+                draws = draws + $5, abandoned = abandoned + $7, games = games + $6
          WHERE id = $1",
     )
     .bind(id)
@@ -156,6 +159,7 @@ pub async fn apply_score(conn: &mut Conn, id: &str, change: ScoreChange, sign: i
     .bind(losses * sign)
     .bind(draws * sign)
     .bind(sign)
+    .bind(abandoned * sign)
     .execute(conn)
     .await?;
     Ok(())

@@ -50,13 +50,7 @@ async fn in_an_online_game_each_token_moves_only_its_own_colour() {
     let app = spawn_app().await;
     let (_, alice) = app.player("Alice").await;
     let (bob_id, bob) = app.player("Bob").await;
-    let created = app
-        .create_game(
-            Some(&alice),
-            json!({"black": "me", "white": {"player_id": bob_id}}),
-        )
-        .await;
-    let game = created["game"]["id"].as_str().unwrap().to_string();
+    let game = app.online_game(&alice, &bob_id, &bob, json!({})).await;
     assert_problem(
         app.play(&game, &bob, "h8").await,
         StatusCode::CONFLICT,

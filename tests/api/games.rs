@@ -353,7 +353,12 @@ async fn an_open_seat_is_joined_by_another_player_and_the_game_starts() {
     let undo = app
         .post(&format!("/v1/games/{game}/undo"), Some(&host), None)
         .await;
-    assert_problem(undo, StatusCode::CONFLICT, "UNDO_NEEDS_CONSENT").await;
+    // Online, undo asks the opponent for a takeback.
+    assert_eq!(undo.status(), StatusCode::OK);
+    let asked: Value = undo.json().await.unwrap();
+    assert_eq!(asked["offer"]["kind"], "takeback");
+    assert_eq!(asked["offer"]["by"], "black");
+    assert_eq!(asked["ply"], 2);
     let hint = app.get(&format!("/v1/games/{game}/hint")).await;
     assert_problem(hint, StatusCode::CONFLICT, "HINT_NOT_ALLOWED").await;
 }

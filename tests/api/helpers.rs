@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use actix_web::dev::ServerHandle;
-use gobang::service::ComputerConfig;
+use gobang::service::{ComputerConfig, OnlineConfig};
 use gobang::startup::{Application, Settings};
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -40,12 +40,33 @@ pub async fn spawn_app_with(
     dir: std::sync::Arc<tempfile::TempDir>,
     computer: ComputerConfig,
 ) -> TestApp {
+    spawn_app_configured(database, dir, computer, OnlineConfig::default()).await
+}
+
+/// A server on a fresh database with its own settings for online play.
+pub async fn spawn_app_online(online: OnlineConfig) -> TestApp {
+    let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
+    let database = dir.path().join("gobang.db");
+    let computer = ComputerConfig {
+        default_budget: std::time::Duration::from_millis(200),
+        ..ComputerConfig::default()
+    };
+    spawn_app_configured(database, dir, computer, online).await
+}
+
+async fn spawn_app_configured(
+    database: PathBuf,
+    dir: std::sync::Arc<tempfile::TempDir>,
+    computer: ComputerConfig,
+    online: OnlineConfig,
+) -> TestApp {
     let settings = Settings {
         address: "127.0.0.1".into(),
         port: 0,
         database_url: format!("sqlite:{}", database.display()),
         cors_origins: vec!["https://widget.example".into()],
         computer,
+        online,
         workers: Some(2),
     };
     let app = Application::build(settings)
@@ -121,6 +142,36 @@ impl TestApp {
         body["white"] = json!("me");
         let created = self.create_game(Some(&token), body).await;
         (created["game"]["id"].as_str().unwrap().into(), token)
+    }
+
+    /// An online game: `host` plays black and invites `guest_id`, who
+    /// accepts with `guest`; `extra` adds to the create body (rules, clock).
+    /// Returns the game id.
+    pub async fn online_game(&self, host: &str, guest_id: &str, guest: &str, extra: Value) -> String {
+        let mut body = extra;
+        body["black"] = json!("me");
+        body["white"] = json!({ "player_id": guest_id });
+        let created = self.create_game(Some(host), body).await;
+        assert_eq!(created["game"]["status"], "waiting");
+        assert_eq!(created["game"]["invited"], "white");
+        let game = created["game"]["id"].as_str().unwrap().to_string();
+        let accepted = self
+            .post(&format!("/v1/games/{game}/accept"), Some(guest), None)
+            .await;
+        assert_eq!(accepted.status(), StatusCode::OK);
+        game
+    }
+
+    /// POSTs to `/v1/games/{game}/{action}` as `token`; must succeed with
+    /// `status`. Returns the body.
+    pub async fn act(&self, game: &str, action: &str, token: &str, status: StatusCode) -> Value {
+        let response = self
+            .post(&format!("/v1/games/{game}/{action}"), Some(token), None)
+            .await;
+        let actual = response.status();
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(actual, status, "{action}: {body}");
+        body
     }
 
     pub async fn play(&self, game: &str, token: &str, at: &str) -> Response {

@@ -61,17 +61,8 @@ impl EventReader {
 async fn online_game(app: &TestApp) -> (String, String, String) {
     let (_, alice) = app.player("Alice").await;
     let (bob_id, bob) = app.player("Bob").await;
-    let created = app
-        .create_game(
-            Some(&alice),
-            json!({"black": "me", "white": {"player_id": bob_id}}),
-        )
-        .await;
-    (
-        created["game"]["id"].as_str().unwrap().to_string(),
-        alice,
-        bob,
-    )
+    let game = app.online_game(&alice, &bob_id, &bob, json!({})).await;
+    (game, alice, bob)
 }
 
 #[tokio::test]
@@ -80,7 +71,7 @@ async fn a_follower_receives_every_state_in_order_while_two_players_play() {
     let (game, alice, bob) = online_game(&app).await;
     let mut follower = EventReader::open(&app, &game, None).await;
     let (first, state) = follower.next().await;
-    assert_eq!(first, 1);
+    assert_eq!(first, 2, "created, then accepted");
     assert_eq!(state["ply"], 0);
     let moves = ["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"];
     for (n, at) in moves.iter().enumerate() {
@@ -105,20 +96,20 @@ async fn a_follower_that_reconnects_with_last_event_id_resumes_where_it_left_off
     app.play_ok(&game, &alice, "h8").await;
     follower.next().await;
     let (seen, _) = follower.next().await;
-    assert_eq!(seen, 2);
+    assert_eq!(seen, 3);
     drop(follower);
     // Moves made while the follower is away.
     app.play_ok(&game, &bob, "h9").await;
     app.play_ok(&game, &alice, "i8").await;
     app.play_ok(&game, &bob, "i9").await;
     let mut follower = EventReader::open(&app, &game, Some(seen)).await;
-    for expected in 3..=5 {
+    for expected in 4..=6 {
         let (version, state) = follower.next().await;
         assert_eq!(version, expected);
-        assert_eq!(state["ply"], expected - 1);
+        assert_eq!(state["ply"], expected - 2);
     }
     app.play_ok(&game, &alice, "j8").await;
-    assert_eq!(follower.next().await.0, 6);
+    assert_eq!(follower.next().await.0, 7);
 }
 
 #[tokio::test]
@@ -138,17 +129,17 @@ async fn a_long_poll_answers_as_soon_as_the_game_changes_or_when_its_time_is_up(
     let (game, alice, _bob) = online_game(&app).await;
     let started = Instant::now();
     let waited: Value = app
-        .get(&format!("/v1/games/{game}?wait_for_version=1&timeout=1"))
+        .get(&format!("/v1/games/{game}?wait_for_version=2&timeout=1"))
         .await
         .json()
         .await
         .unwrap();
-    assert_eq!(waited["version"], 1, "unchanged after the timeout");
+    assert_eq!(waited["version"], 2, "unchanged after the timeout");
     assert!(started.elapsed() >= Duration::from_millis(900));
 
     let poll = app
         .client
-        .get(app.url(&format!("/v1/games/{game}?wait_for_version=1&timeout=20")))
+        .get(app.url(&format!("/v1/games/{game}?wait_for_version=2&timeout=20")))
         .send();
     let play = async {
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -157,7 +148,7 @@ async fn a_long_poll_answers_as_soon_as_the_game_changes_or_when_its_time_is_up(
     let started = Instant::now();
     let (response, ()) = tokio::join!(poll, play);
     let state: Value = response.unwrap().json().await.unwrap();
-    assert_eq!(state["version"], 2);
+    assert_eq!(state["version"], 3);
     assert_eq!(state["last_move"]["name"], "h8");
     assert!(
         started.elapsed() < Duration::from_secs(5),
@@ -171,9 +162,9 @@ async fn a_long_poll_answers_as_soon_as_the_game_changes_or_when_its_time_is_up(
         .json()
         .await
         .unwrap();
-    assert_eq!(state["version"], 2);
+    assert_eq!(state["version"], 3);
     let bad = app
-        .get(&format!("/v1/games/{game}?wait_for_version=2&timeout=90"))
+        .get(&format!("/v1/games/{game}?wait_for_version=3&timeout=90"))
         .await;
     assert_problem(bad, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
 }
