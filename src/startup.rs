@@ -103,7 +103,8 @@ fn cors(origins: &[String]) -> Cors {
 impl Application {
     pub async fn build(settings: Settings) -> Result<Application, StartError> {
         let store = Store::open(&settings.database_url).await?;
-        let service = Service::new(store, settings.computer.clone(), settings.online.clone()).await?;
+        let service =
+            Service::new(store, settings.computer.clone(), settings.online.clone()).await?;
         let listener = TcpListener::bind((settings.address.as_str(), settings.port))?;
         let port = listener.local_addr()?.port();
         let data = web::Data::new(service.clone());

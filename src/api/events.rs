@@ -193,10 +193,8 @@ pub async fn websocket(
     });
     let mut session = session;
     actix_web::rt::spawn(async move {
-        let mut keep_alive = tokio::time::interval_at(
-            tokio::time::Instant::now() + KEEP_ALIVE,
-            KEEP_ALIVE,
-        );
+        let mut keep_alive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         loop {
             tokio::select! {
                 message = messages.recv() => match message {

@@ -10,9 +10,9 @@ use super::auth::{Caller, IfMatch, MaybeCaller, record_game};
 use super::error::{ApiError, Problem, Result, body_error};
 use super::players::page_limit;
 use super::types::{
-    AiMoveRequest, CandidateView, ClockRequest, ComputerInfo, CreateGame, GameCreated, GameList, GameListQuery,
-    GameQuery, GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest, MoveView,
-    MovesPlayed, SeatRequest, You,
+    AiMoveRequest, CandidateView, ClockRequest, ComputerInfo, CreateGame, GameCreated, GameList,
+    GameListQuery, GameQuery, GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest,
+    MoveView, MovesPlayed, SeatRequest, You,
 };
 use crate::engine::Level;
 use crate::rules::{ForbiddenPolicy, RuleSet, Variant};

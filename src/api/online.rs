@@ -45,7 +45,11 @@ pub async fn accept_invitation(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.accept_invitation(&caller.0, &id, if_match.0).await?))
+    Ok(state(
+        &service
+            .accept_invitation(&caller.0, &id, if_match.0)
+            .await?,
+    ))
 }
 
 /// Decline an invitation: the game ends unplayed (reason `declined`), no score changes.
@@ -71,7 +75,11 @@ pub async fn decline_invitation(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.decline_invitation(&caller.0, &id, if_match.0).await?))
+    Ok(state(
+        &service
+            .decline_invitation(&caller.0, &id, if_match.0)
+            .await?,
+    ))
 }
 
 /// Call off a game still waiting for a player (an open seat, or an invitation you sent): it ends unplayed (reason `cancelled`).
@@ -123,7 +131,11 @@ pub async fn request_takeback(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.offer(&caller.0, &id, OfferKind::Takeback, if_match.0).await?))
+    Ok(state(
+        &service
+            .offer(&caller.0, &id, OfferKind::Takeback, if_match.0)
+            .await?,
+    ))
 }
 
 /// Accept your opponent's takeback request: moves go back to their last turn, and it is their move again.
@@ -149,7 +161,11 @@ pub async fn accept_takeback(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.accept(&caller.0, &id, OfferKind::Takeback, if_match.0).await?))
+    Ok(state(
+        &service
+            .accept(&caller.0, &id, OfferKind::Takeback, if_match.0)
+            .await?,
+    ))
 }
 
 /// Decline your opponent's takeback request (the third declined request is their last).
@@ -175,7 +191,11 @@ pub async fn decline_takeback(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.decline(&caller.0, &id, OfferKind::Takeback, if_match.0).await?))
+    Ok(state(
+        &service
+            .decline(&caller.0, &id, OfferKind::Takeback, if_match.0)
+            .await?,
+    ))
 }
 
 /// Offer a draw. The offer shows in the state as `offer` until answered; moving on drops it. After three declined offers in a game you cannot offer again.
@@ -201,7 +221,11 @@ pub async fn offer_draw(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.offer(&caller.0, &id, OfferKind::Draw, if_match.0).await?))
+    Ok(state(
+        &service
+            .offer(&caller.0, &id, OfferKind::Draw, if_match.0)
+            .await?,
+    ))
 }
 
 /// Accept your opponent's draw offer: the game ends drawn (`draw_agreed`), 0 points each.
@@ -227,7 +251,11 @@ pub async fn accept_draw(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.accept(&caller.0, &id, OfferKind::Draw, if_match.0).await?))
+    Ok(state(
+        &service
+            .accept(&caller.0, &id, OfferKind::Draw, if_match.0)
+            .await?,
+    ))
 }
 
 /// Decline your opponent's draw offer (the third declined offer is their last).
@@ -253,7 +281,11 @@ pub async fn decline_draw(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.decline(&caller.0, &id, OfferKind::Draw, if_match.0).await?))
+    Ok(state(
+        &service
+            .decline(&caller.0, &id, OfferKind::Draw, if_match.0)
+            .await?,
+    ))
 }
 
 /// Decline your opponent's rematch proposal (the third declined proposal is their last).
@@ -279,7 +311,11 @@ pub async fn decline_rematch(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(state(&service.decline(&caller.0, &id, OfferKind::Rematch, if_match.0).await?))
+    Ok(state(
+        &service
+            .decline(&caller.0, &id, OfferKind::Rematch, if_match.0)
+            .await?,
+    ))
 }
 
 /// Claim the win from an opponent who walked away: in an online game without a clock, once the side to move has been idle past the idle limit (`claimable_at` in the state). The leaver scores −3, you +1.
@@ -365,5 +401,7 @@ pub async fn accept_rematch(
     id: web::Path<String>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    Ok(created(&service.accept_rematch(&caller.0, &id, if_match.0).await?))
+    Ok(created(
+        &service.accept_rematch(&caller.0, &id, if_match.0).await?,
+    ))
 }

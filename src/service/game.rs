@@ -376,8 +376,7 @@ impl Game {
     /// A game with no moves yet, started unless a seat is open or an
     /// invitation is unanswered.
     pub(super) fn create(id: String, new: NewGame, now: DateTime<Utc>) -> Game {
-        let waiting =
-            new.black == Seat::Open || new.white == Seat::Open || new.invited.is_some();
+        let waiting = new.black == Seat::Open || new.white == Seat::Open || new.invited.is_some();
         Game {
             id,
             variant: new.variant,
@@ -434,7 +433,10 @@ impl Game {
     pub fn deadline(&self) -> Option<DateTime<Utc>> {
         let clock = self.clock?;
         let to_move = self.to_move()?;
-        Some(self.turn_started_at + chrono::Duration::milliseconds(clock.remaining_ms[side(to_move)]))
+        Some(
+            self.turn_started_at
+                + chrono::Duration::milliseconds(clock.remaining_ms[side(to_move)]),
+        )
     }
 
     /// Whether the side to move has run out of time by `now`.

@@ -7,7 +7,9 @@ use chrono::{DateTime, Utc};
 
 use super::cursor;
 use super::error::{Result, ServiceError};
-use super::game::{side, Clock, Game, GameResult, Mode, MoveRecord, NewGame, OfferKind, Reason, Seat, Status};
+use super::game::{
+    Clock, Game, GameResult, Mode, MoveRecord, NewGame, OfferKind, Reason, Seat, Status, side,
+};
 use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
 use super::{Service, Thought, random_id};
 use crate::engine::Level;
@@ -101,6 +103,11 @@ async fn write_game(
 ) -> Result<()> {
     game.version = before.version + 1;
     game.updated_at = now;
+    // First, so that this game can point to it (rolled back with the rest
+    // if this game moved on meanwhile).
+    if let Some(spawned) = &game.spawned {
+        store::insert_game(tx, &spawned.to_row()).await?;
+    }
     if !store::update_game(tx, &game.to_row(), before.version).await? {
         return Err(ServiceError::VersionMismatch {
             expected: before.version,
@@ -132,9 +139,6 @@ async fn write_game(
         (true, false) => apply_result(tx, game, before.result.as_ref(), -1).await?,
         (false, true) => apply_result(tx, game, game.result.as_ref(), 1).await?,
         _ => {}
-    }
-    if let Some(spawned) = &game.spawned {
-        store::insert_game(tx, &spawned.to_row()).await?;
     }
     Ok(())
 }
@@ -452,13 +456,16 @@ impl Service {
             ));
         }
         // A person named for a seat is invited: they accept or decline.
-        let invited = [(Color::Black, &spec.black, &black), (Color::White, &spec.white, &white)]
-            .into_iter()
-            .find(|(_, spec, seat)| {
-                matches!(spec, SeatSpec::Player(_))
-                    && matches!(seat, Seat::Human { id, .. } if *id != caller.id)
-            })
-            .map(|(color, _, _)| color);
+        let invited = [
+            (Color::Black, &spec.black, &black),
+            (Color::White, &spec.white, &white),
+        ]
+        .into_iter()
+        .find(|(_, spec, seat)| {
+            matches!(spec, SeatSpec::Player(_))
+                && matches!(seat, Seat::Human { id, .. } if *id != caller.id)
+        })
+        .map(|(color, _, _)| color);
         let two_people = !black.is_computer() && !white.is_computer() && black != white;
         if spec.clock.is_some() && !two_people {
             return Err(ServiceError::Validation(
@@ -754,9 +761,7 @@ impl Service {
     /// online game it asks the opponent for a takeback.
     pub async fn undo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
         if self.game(id).await?.mode() == Mode::Online {
-            return self
-                .offer(caller, id, OfferKind::Takeback, if_match)
-                .await;
+            return self.offer(caller, id, OfferKind::Takeback, if_match).await;
         }
         let (game, ()) = self
             .act(id, if_match, |game, now| {

@@ -172,7 +172,11 @@ impl Service {
                         "you have no move on the board to take back".into(),
                     ));
                 }
-                game.offer = Some(Offer { kind, by: me, at: now });
+                game.offer = Some(Offer {
+                    kind,
+                    by: me,
+                    at: now,
+                });
                 Ok(())
             })
             .await?;

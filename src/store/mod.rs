@@ -136,7 +136,11 @@ impl Store {
 fn migrator() -> Migrator {
     let embedded = [
         (1, "init", include_str!("../../migrations/0001_init.sql")),
-        (2, "online", include_str!("../../migrations/0002_online.sql")),
+        (
+            2,
+            "online",
+            include_str!("../../migrations/0002_online.sql"),
+        ),
     ];
     Migrator::with_migrations(
         embedded

@@ -147,7 +147,13 @@ impl TestApp {
     /// An online game: `host` plays black and invites `guest_id`, who
     /// accepts with `guest`; `extra` adds to the create body (rules, clock).
     /// Returns the game id.
-    pub async fn online_game(&self, host: &str, guest_id: &str, guest: &str, extra: Value) -> String {
+    pub async fn online_game(
+        &self,
+        host: &str,
+        guest_id: &str,
+        guest: &str,
+        extra: Value,
+    ) -> String {
         let mut body = extra;
         body["black"] = json!("me");
         body["white"] = json!({ "player_id": guest_id });

@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, assert_problem, spawn_app};
 
 /// Reads server-sent events off a streaming response.
-struct EventReader {
+pub struct EventReader {
     response: reqwest::Response,
     buffer: String,
 }
 
 impl EventReader {
-    async fn open(app: &TestApp, game: &str, last_event_id: Option<i64>) -> EventReader {
+    pub async fn open(app: &TestApp, game: &str, last_event_id: Option<i64>) -> EventReader {
         let mut request = app.client.get(app.url(&format!("/v1/games/{game}/events")));
         if let Some(id) = last_event_id {
             request = request.header("last-event-id", id.to_string());
@@ -29,7 +29,7 @@ impl EventReader {
     }
 
     /// The next `state` event: (version, state).
-    async fn next(&mut self) -> (i64, Value) {
+    pub async fn next(&mut self) -> (i64, Value) {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let frame: String = self.buffer.drain(..end + 2).collect();
@@ -55,6 +55,92 @@ impl EventReader {
                 .expect("the stream stays open");
             self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
         }
+    }
+}
+
+/// The smallest WebSocket client that follows a game: the handshake, then
+/// the server's (unmasked, unfragmented) text frames.
+struct Socket {
+    stream: tokio::net::TcpStream,
+    buffer: Vec<u8>,
+}
+
+impl Socket {
+    async fn open(app: &TestApp, path: &str) -> Socket {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let host = app.address.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+        // The key and its accept value are the example of RFC 6455, 1.3.
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut buffer = Vec::new();
+        let end = loop {
+            if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end + 4;
+            }
+            let mut chunk = [0u8; 1024];
+            let n = stream.read(&mut chunk).await.unwrap();
+            assert!(n > 0, "closed during the handshake");
+            buffer.extend_from_slice(&chunk[..n]);
+        };
+        let head = String::from_utf8_lossy(&buffer[..end]).to_lowercase();
+        assert!(head.starts_with("http/1.1 101"), "{head}");
+        assert!(
+            head.contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="),
+            "{head}"
+        );
+        buffer.drain(..end);
+        Socket { stream, buffer }
+    }
+
+    /// The next text message, as JSON.
+    async fn next(&mut self) -> Value {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if let Some((opcode, payload)) = self.frame() {
+                match opcode {
+                    0x1 => return serde_json::from_slice(&payload).unwrap(),
+                    0x9 | 0xA => continue,
+                    other => panic!("unexpected frame {other:#x}"),
+                }
+            }
+            let mut chunk = [0u8; 8192];
+            let n = tokio::time::timeout(Duration::from_secs(10), self.stream.read(&mut chunk))
+                .await
+                .expect("a message within 10 s")
+                .unwrap();
+            assert!(n > 0, "the server closed the socket");
+            self.buffer.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// A whole frame off the buffer: (opcode, payload).
+    fn frame(&mut self) -> Option<(u8, Vec<u8>)> {
+        let b = &self.buffer;
+        if b.len() < 2 {
+            return None;
+        }
+        assert_eq!(b[0] & 0x80, 0x80, "unfragmented");
+        assert_eq!(b[1] & 0x80, 0, "server frames are not masked");
+        let (len, start) = match b[1] & 0x7F {
+            126 if b.len() >= 4 => (u16::from_be_bytes([b[2], b[3]]) as usize, 4),
+            127 if b.len() >= 10 => (
+                u64::from_be_bytes(b[2..10].try_into().unwrap()) as usize,
+                10,
+            ),
+            126 | 127 => return None,
+            n => (n as usize, 2),
+        };
+        if b.len() < start + len {
+            return None;
+        }
+        let opcode = b[0] & 0x0F;
+        let payload = b[start..start + len].to_vec();
+        self.buffer.drain(..start + len);
+        Some((opcode, payload))
     }
 }
 
@@ -167,4 +253,48 @@ async fn a_long_poll_answers_as_soon_as_the_game_changes_or_when_its_time_is_up(
         .get(&format!("/v1/games/{game}?wait_for_version=3&timeout=90"))
         .await;
     assert_problem(bad, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+}
+
+#[tokio::test]
+async fn the_websocket_carries_the_same_states_as_the_event_stream_and_resumes() {
+    let app = spawn_app().await;
+    let (game, alice, bob) = online_game(&app).await;
+    let mut socket = Socket::open(&app, &format!("/v1/games/{game}/ws")).await;
+    let mut events = EventReader::open(&app, &game, None).await;
+    let first = socket.next().await;
+    assert_eq!(first["version"], 2);
+    assert_eq!(events.next().await.1, first, "the same state");
+    for (token, at) in [(&alice, "h8"), (&bob, "h9"), (&alice, "i8")] {
+        app.play_ok(&game, token, at).await;
+    }
+    let mut seen = 2;
+    for at in ["h8", "h9", "i8"] {
+        let state = socket.next().await;
+        let (version, event) = events.next().await;
+        assert_eq!(state, event);
+        assert_eq!(state["version"], version);
+        assert_eq!(version, seen + 1, "in order, no gaps");
+        assert_eq!(state["last_move"]["name"], at);
+        seen = version;
+    }
+    drop(socket);
+    app.play_ok(&game, &bob, "i9").await;
+    app.play_ok(&game, &alice, "j8").await;
+    let mut socket = Socket::open(&app, &format!("/v1/games/{game}/ws?after={}", seen - 1)).await;
+    for expected in seen..=seen + 2 {
+        assert_eq!(socket.next().await["version"], expected);
+    }
+    // Not a WebSocket handshake; an unknown game.
+    assert_problem(
+        app.get(&format!("/v1/games/{game}/ws")).await,
+        StatusCode::BAD_REQUEST,
+        "WEBSOCKET_EXPECTED",
+    )
+    .await;
+    assert_problem(
+        app.get("/v1/games/g_nope/ws").await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    )
+    .await;
 }

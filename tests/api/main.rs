@@ -7,6 +7,7 @@ mod errors;
 mod games;
 mod helpers;
 mod live;
+mod online;
 mod openapi;
 mod players;
 mod restart;

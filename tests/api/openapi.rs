@@ -77,9 +77,7 @@ fn every_body_has_an_example_and_every_operation_its_errors() {
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
             assert!(
-                responses
-                    .keys()
-                    .any(|s| s.starts_with('2') || s == "101"),
+                responses.keys().any(|s| s.starts_with('2') || s == "101"),
                 "{method} {path}"
             );
             for (status, response) in responses {
