@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Live updates under load: 1,000 server-sent-event listeners over 100 online
+# games while moves are played, against the release build; reports the
+# delay from each move's response to its event and the server's memory.
+#   scripts/ssebench.sh [games] [listeners-per-game] [moves-per-game] [ms-between-moves]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games="${1:-100}"
+listeners="${2:-10}"
+moves="${3:-30}"
+interval="${4:-500}"
+port="${GOBANG_LOAD_PORT:-18182}"
+dir="$(mktemp -d)"
+cargo build --release --quiet --bin gobang --example ssebench
+RUST_LOG=warn target/release/gobang serve --port "$port" --database-url "sqlite:$dir/sse.db" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 50); do
+  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+  sleep 0.1
+done
+target/release/examples/ssebench --url "http://127.0.0.1:$port" --games "$games" \
+  --listeners "$listeners" --moves "$moves" --interval-ms "$interval" --server-pid "$server"
