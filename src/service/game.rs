@@ -769,6 +769,61 @@ mod tests {
         assert_eq!(decode_record(""), Some(vec![]));
     }
 
+    fn timed_game(now: DateTime<Utc>) -> Game {
+        let human = |id: &str| Seat::Human {
+            id: id.into(),
+            name: id.into(),
+        };
+        Game::create(
+            "g_test".into(),
+            NewGame {
+                variant: Variant::freestyle(15).unwrap(),
+                black: human("a"),
+                white: human("b"),
+                created_by: "a".into(),
+                invited: None,
+                clock: Some(Clock::new(10_000, 3_000)),
+                idle_limit_ms: Some(60_000),
+                rematch_of: None,
+            },
+            now,
+        )
+    }
+
+    #[test]
+    fn the_clock_runs_for_the_side_to_move_only_and_its_turn_is_charged() {
+        let start = Utc::now();
+        let ms = chrono::Duration::milliseconds;
+        let mut game = timed_game(start);
+        assert_eq!(game.status, Status::InProgress);
+        assert_eq!(
+            game.time_left_ms(Color::Black, start + ms(4_000)),
+            Some(6_000)
+        );
+        assert_eq!(
+            game.time_left_ms(Color::White, start + ms(4_000)),
+            Some(10_000)
+        );
+        assert_eq!(game.deadline(), Some(start + ms(10_000)));
+        assert!(!game.out_of_time(start + ms(9_999)));
+        assert!(game.out_of_time(start + ms(10_000)));
+        assert_eq!(
+            game.claimable_at(),
+            None,
+            "a timed game ends on time instead"
+        );
+
+        assert_eq!(game.end_turn(start + ms(4_000)), 4_000);
+        assert_eq!(game.clock.unwrap().remaining_ms, [6_000, 10_000]);
+        assert_eq!(game.thinking_ms, [4_000, 0]);
+        assert_eq!(game.turn_started_at, start + ms(4_000));
+
+        let mut untimed = timed_game(start);
+        untimed.clock = None;
+        assert_eq!(untimed.deadline(), None);
+        assert_eq!(untimed.claimable_at(), Some(start + ms(60_000)));
+    }
+
     #[test]
     fn declines_round_trip_and_reject_garbage() {
         let mut declines = Declines::default();

@@ -191,7 +191,7 @@ fn lose_on_time(game: &mut Game, now: DateTime<Utc>) {
     );
 }
 
-pub(super) fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
+fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
     match if_match {
         Some(expected) if expected != game.version => Err(ServiceError::VersionMismatch {
             expected,
@@ -388,9 +388,10 @@ impl Service {
         let mut tx = self.store.write().await?;
         write_game(&mut tx, before, game, now).await?;
         tx.commit().await?;
+        let spawned = game.spawned.take();
         self.events.publish(game);
-        if let Some(spawned) = &game.spawned {
-            self.events.publish(spawned);
+        if let Some(spawned) = spawned {
+            self.events.publish(&spawned);
         }
         if game.clock.is_some() {
             self.clocks_changed.notify_one();
