@@ -297,6 +297,8 @@ async fn main() {
 
     let mut after_response = Vec::new();
     let mut after_request = Vec::new();
+    // Per move: until the last of its listeners had it.
+    let mut all_reached = Vec::new();
     let mut missing = 0;
     let moves: usize = played.iter().map(Vec::len).sum();
     for (game, moves) in played.iter().enumerate() {
@@ -305,6 +307,13 @@ async fn main() {
                 .get(&(game, version))
                 .map_or(&[][..], Vec::as_slice);
             missing += args.listeners.saturating_sub(got.len());
+            if let Some(&last) = got.iter().max() {
+                all_reached.push(if last >= received {
+                    (last - received).as_secs_f64() * 1000.0
+                } else {
+                    -((received - last).as_secs_f64() * 1000.0)
+                });
+            }
             for &at in got {
                 let ms = |a: Instant, b: Instant| {
                     if a >= b {
@@ -320,6 +329,7 @@ async fn main() {
     }
     after_response.sort_by(f64::total_cmp);
     after_request.sort_by(f64::total_cmp);
+    all_reached.sort_by(f64::total_cmp);
     println!(
         "{moves} moves in {:.1} s ({:.0} moves/s), {} events delivered ({:.0}/s), {missing} missing",
         elapsed.as_secs_f64(),
@@ -333,6 +343,12 @@ async fn main() {
         percentile(&after_response, 0.99),
         after_response.last().unwrap(),
         after_response[0],
+    );
+    println!(
+        "delay from the move's response until every listener had it: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        percentile(&all_reached, 0.5),
+        percentile(&all_reached, 0.99),
+        all_reached.last().unwrap(),
     );
     println!(
         "delay from the move's request to the event:  p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
