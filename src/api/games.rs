@@ -331,9 +331,23 @@ fn text_board(game: &Game) -> String {
             out.push_str(&format!(" · {winner} ({})", result.reason));
         }
         (None, Some(to_move)) => out.push_str(&format!(" · {to_move} to move")),
-        (None, None) => out.push_str(" · waiting for a player"),
+        (None, None) => match view.invited {
+            Some(seat) => out.push_str(&format!(" · waiting for {seat} to accept")),
+            None => out.push_str(" · waiting for a player"),
+        },
     }
     out.push_str(&format!(" · version {}\n", view.version));
+    if let Some(clock) = &view.clock {
+        let time = |ms: i64| format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
+        out.push_str(&format!(
+            "clock: black {} · white {}\n",
+            time(clock.black_ms),
+            time(clock.white_ms)
+        ));
+    }
+    if let Some(offer) = &view.offer {
+        out.push_str(&format!("{} asks for a {}\n", offer.by, offer.kind));
+    }
     out.push_str(&game.position.board().diagram(game.position.last_move()));
     if !view.forbidden.is_empty() {
         let names: Vec<String> = view
