@@ -133,18 +133,25 @@ impl Store {
 }
 
 /// The migrations in `migrations/`, compiled into the binary.
+const MIGRATIONS: [(i64, &str, &str); 2] = [
+    (1, "init", include_str!("../../migrations/0001_init.sql")),
+    (
+        2,
+        "online",
+        include_str!("../../migrations/0002_online.sql"),
+    ),
+];
+
 fn migrator() -> Migrator {
-    let embedded = [
-        (1, "init", include_str!("../../migrations/0001_init.sql")),
-        (
-            2,
-            "online",
-            include_str!("../../migrations/0002_online.sql"),
-        ),
-    ];
+    migrator_through(i64::MAX)
+}
+
+/// The migrations up to `version`.
+fn migrator_through(version: i64) -> Migrator {
     Migrator::with_migrations(
-        embedded
+        MIGRATIONS
             .into_iter()
+            .filter(|&(v, _, _)| v <= version)
             .map(|(version, description, sql)| {
                 Migration::new(
                     version,
@@ -170,3 +177,62 @@ where
 /// Every store function takes a connection, so the same code runs inside a
 /// write transaction or on a plain read connection.
 pub type Conn = SqliteConnection;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database made by the first release, with a game under way, keeps
+    /// everything when the later migrations run, and gains what they add.
+    #[tokio::test]
+    async fn a_database_of_the_first_release_is_migrated_without_loss() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite:{}", dir.path().join("old.db").display());
+        let options = SqliteConnectOptions::from_str(&url)
+            .unwrap()
+            .create_if_missing(true);
+        let pool = SqlitePool::connect_with(options).await.unwrap();
+        migrator_through(1).run(&pool).await.unwrap();
+        for statement in [
+            "INSERT INTO players (id, name, kind, token_hash, created_at)
+             VALUES ('p_a', 'A', 'human', 'ha', '2026-01-01T00:00:00Z'),
+                    ('p_b', 'B', 'human', 'hb', '2026-01-01T00:00:00Z')",
+            "INSERT INTO games (id, rules, width, height, k, overline_wins, black_id, white_id, created_by,
+                                status, ply, record, version, seed, created_at, updated_at, turn_started_at)
+             VALUES ('g_old', 'freestyle', 15, 15, 5, 1, 'p_a', 'p_b', 'p_a', 'in_progress', 2, 'hhhgii',
+                     4, 7, '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', '2026-01-01T00:01:00Z')",
+            "INSERT INTO moves (game_id, ply, x, y, color, played_at, thinking_ms) VALUES
+                ('g_old', 1, 7, 7, 'black', '2026-01-01T00:00:10Z', 10000),
+                ('g_old', 2, 7, 6, 'white', '2026-01-01T00:00:30Z', 20000),
+                ('g_old', 3, 8, 8, 'black', '2026-01-01T00:00:40Z', 5000)",
+        ] {
+            sqlx::query(statement).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+
+        let store = Store::open(&url).await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        let (game, black, white) = game_with_players(&mut conn, "g_old")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (game.ply, game.record.as_str(), game.version),
+            (2, "hhhgii", 4)
+        );
+        assert_eq!(black.unwrap().name, "A");
+        assert_eq!(white.unwrap().name, "B");
+        // Thinking totals from the moves on the board (the third can be redone).
+        assert_eq!(
+            (game.black_thinking_ms, game.white_thinking_ms),
+            (10000, 20000)
+        );
+        assert_eq!(game.idle_limit_ms, Some(600_000));
+        assert_eq!(game.declines, "000000");
+        assert_eq!(
+            (game.invited, game.offer_kind, game.clock_main_ms),
+            (None, None, None)
+        );
+        assert_eq!(moves(&mut conn, "g_old", 3).await.unwrap().len(), 3);
+    }
+}
