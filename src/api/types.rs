@@ -131,7 +131,8 @@ pub enum SeatRequest {
     /// `"me"` (the caller) or `"open"` (anyone may join).
     #[schema(example = "me")]
     Named(String),
-    /// Another player, by id.
+    /// Another player, by id: an invitation, and the game waits until
+    /// they accept it (`POST /v1/games/{id}/accept`) or decline it.
     Player { player_id: String },
     /// A computer level: `beginner`, `intermediate`, `advanced` or `expert`.
     Computer { ai: String },
