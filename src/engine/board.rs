@@ -50,6 +50,10 @@ pub struct SearchBoard {
     /// `patterns[side][direction][index]`: what a stone of `side` on the empty
     /// point `index` would make along `direction`.
     patterns: Box<[[[u8; PADDED]; 4]; 2]>,
+    /// `keys[side][direction][index]`: the base-3 key of the window around
+    /// `index` along `direction` as `side` sees it, kept up to date stone by
+    /// stone (a stone changes one digit of each window it lies in).
+    keys: Box<[[[u32; PADDED]; 4]; 2]>,
     tables: [Arc<PatternTable>; 2],
     /// Stones within two points, for candidate moves.
     near: [u8; PADDED],
@@ -78,6 +82,7 @@ impl SearchBoard {
             height: variant.height(),
             cells: Board::empty(variant.width(), variant.height()).cells,
             patterns: Box::new([[[0; PADDED]; 4]; 2]),
+            keys: Box::new([[[0; PADDED]; 4]; 2]),
             tables,
             near: [0; PADDED],
             renju: variant.forbidden_policy().is_some(),
@@ -88,7 +93,14 @@ impl SearchBoard {
             points,
         };
         for &i in &engine.points.clone() {
-            engine.refresh(i);
+            for d in 0..4 {
+                for color in [Color::Black, Color::White] {
+                    let key = engine.window_key(i, d, color);
+                    engine.keys[side(color)][d][i] = key as u32;
+                    engine.patterns[side(color)][d][i] =
+                        engine.tables[side(color)].lookup(key) as u8;
+                }
+            }
         }
         // Replay in an order that alternates colours, so `to_move` ends right.
         let mut black: Vec<usize> = Vec::new();
@@ -176,7 +188,7 @@ impl SearchBoard {
         self.hash ^= zobrist()[side(color)][i];
         self.stones += 1;
         self.touch_near(i, 1);
-        self.refresh_lines(i);
+        self.shift_windows(i, color, true);
     }
 
     /// Plays `i` for the side to move.
@@ -195,7 +207,7 @@ impl SearchBoard {
         self.hash ^= zobrist()[side(color)][i];
         self.stones -= 1;
         self.touch_near(i, -1);
-        self.refresh_lines(i);
+        self.shift_windows(i, color, false);
         self.to_move = color;
     }
 
@@ -211,39 +223,52 @@ impl SearchBoard {
         }
     }
 
-    /// Recomputes the patterns of the points whose windows hold `i`.
-    fn refresh_lines(&mut self, i: usize) {
+    /// A stone of `color` was placed on (or taken off) `i`: changes that
+    /// digit of every window holding `i` and looks up the patterns of the
+    /// empty points whose window it is.
+    fn shift_windows(&mut self, i: usize, color: Color, placed: bool) {
         let reach = self.tables[0].reach;
+        let (own, other) = (side(color), side(color.opponent()));
         for (d, &step) in DIRECTIONS.iter().enumerate() {
-            self.refresh_direction(i, d);
             for sign in [-1isize, 1] {
                 let mut j = i as isize;
-                for _ in 0..reach {
+                for m in 1..=reach {
                     j += sign * step as isize;
-                    if self.cells[j as usize] == Cell::Wall {
+                    let ju = j as usize;
+                    if self.cells[ju] == Cell::Wall {
                         break;
                     }
-                    self.refresh_direction(j as usize, d);
+                    // `i` lies after `ju` (digit reach + m - 1) or before it
+                    // (digit reach - m).
+                    let slot = if sign < 0 { reach + m - 1 } else { reach - m };
+                    let power = POWERS_OF_THREE[slot] as u32;
+                    let (own_digit, other_digit) = (OWN * power, BLOCKED * power);
+                    if placed {
+                        self.keys[own][d][ju] += own_digit;
+                        self.keys[other][d][ju] += other_digit;
+                    } else {
+                        self.keys[own][d][ju] -= own_digit;
+                        self.keys[other][d][ju] -= other_digit;
+                    }
+                    if self.cells[ju] == Cell::Empty {
+                        self.look_up(ju, d);
+                    }
                 }
+            }
+            if placed {
+                self.patterns[0][d][i] = 0;
+                self.patterns[1][d][i] = 0;
+            } else {
+                self.look_up(i, d);
             }
         }
     }
 
-    fn refresh(&mut self, i: usize) {
-        for d in 0..4 {
-            self.refresh_direction(i, d);
-        }
-    }
-
-    fn refresh_direction(&mut self, i: usize, d: usize) {
-        if self.cells[i] != Cell::Empty {
-            self.patterns[0][d][i] = 0;
-            self.patterns[1][d][i] = 0;
-            return;
-        }
-        for color in [Color::Black, Color::White] {
-            let key = self.window_key(i, d, color);
-            self.patterns[side(color)][d][i] = self.tables[side(color)].lookup(key) as u8;
+    /// The patterns of the empty point `i` along `d`, from its window keys.
+    #[inline]
+    fn look_up(&mut self, i: usize, d: usize) {
+        for s in 0..2 {
+            self.patterns[s][d][i] = self.tables[s].lookup(self.keys[s][d][i] as usize) as u8;
         }
     }
 
@@ -284,5 +309,76 @@ impl SearchBoard {
             key
         };
         walk(false) + walk(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    /// The patterns kept move by move are the ones a full recomputation finds.
+    fn assert_patterns_fresh(board: &SearchBoard) {
+        for &i in &board.points {
+            for d in 0..4 {
+                for color in [Color::Black, Color::White] {
+                    let key = board.window_key(i, d, color);
+                    assert_eq!(
+                        board.keys[side(color)][d][i] as usize,
+                        key,
+                        "key at {i}, {d}"
+                    );
+                    let expected = if board.is_empty(i) {
+                        board.tables[side(color)].lookup(key) as u8
+                    } else {
+                        0
+                    };
+                    assert_eq!(
+                        board.patterns[side(color)][d][i],
+                        expected,
+                        "pattern at {i}, {d}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn windows_kept_stone_by_stone_match_a_full_recomputation() {
+        for variant in [
+            Variant::freestyle(15).unwrap(),
+            Variant::renju(crate::rules::ForbiddenPolicy::Reject),
+            Variant::custom(7, 4, 4, false).unwrap(),
+            Variant::custom(26, 9, 9, true).unwrap(),
+        ] {
+            let mut rng = SplitMix64::new(7);
+            let mut position = Position::new(variant);
+            // Built from a position with stones on it, too.
+            for p in [Point::new(1, 1), Point::new(2, 2), Point::new(3, 1)] {
+                position.play(p).unwrap();
+            }
+            let mut board = SearchBoard::new(&position);
+            assert_patterns_fresh(&board);
+            let mut empty: Vec<usize> = board
+                .points
+                .iter()
+                .copied()
+                .filter(|&i| board.is_empty(i))
+                .collect();
+            for n in 0..empty.len().min(60) {
+                let i = empty.swap_remove(rng.below(empty.len()));
+                board.make(i);
+                if n % 7 == 3 {
+                    board.unmake();
+                    empty.push(i);
+                }
+                assert_patterns_fresh(&board);
+            }
+            while !board.history.is_empty() {
+                board.unmake();
+            }
+            assert_patterns_fresh(&board);
+            assert_eq!(board.hash, SearchBoard::new(&position).hash);
+        }
     }
 }
