@@ -204,6 +204,19 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
+    /// The game as text (`Accept: text/plain`).
+    pub async fn game_text(&self, id: &str) -> String {
+        self.client
+            .get(self.url(&format!("/v1/games/{id}")))
+            .header("accept", "text/plain")
+            .send()
+            .await
+            .expect("the request is sent")
+            .text()
+            .await
+            .unwrap()
+    }
+
     pub async fn player_stats(&self, id: &str) -> Value {
         self.get(&format!("/v1/players/{id}"))
             .await

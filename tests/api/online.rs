@@ -129,16 +129,7 @@ async fn a_takeback_goes_back_to_the_askers_turn_and_three_declines_end_the_aski
     assert_eq!(asked["offer"]["kind"], "takeback");
     assert_eq!(asked["offer"]["by"], "white");
     assert_eq!(asked["can_undo"], false, "one offer at a time");
-    let text = app
-        .client
-        .get(app.url(&format!("/v1/games/{game}")))
-        .header("accept", "text/plain")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.game_text(&game).await;
     assert!(text.contains("white asks for a takeback"), "{text}");
     let body = app.act(&game, "takeback", &bob, StatusCode::CONFLICT).await;
     assert_eq!(body["code"], "OFFER_PENDING");
@@ -331,16 +322,7 @@ async fn a_clock_that_runs_out_ends_the_game_with_nobody_calling_and_scores_once
     assert_eq!(state["clock"]["main_ms"], 1500);
     assert_eq!(state["clock"]["running"], "black");
     assert_eq!(state["claimable_at"], Value::Null, "the clock decides");
-    let text = app
-        .client
-        .get(app.url(&format!("/v1/games/{game}")))
-        .header("accept", "text/plain")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.game_text(&game).await;
     // Black's clock is running; white's stands at its main time.
     assert!(text.contains("clock: black 0:0"), "{text}");
     assert!(text.contains(" · white 0:01\n"), "{text}");
