@@ -8,7 +8,7 @@ use super::auth::{Caller, IfMatch, record_game};
 use super::error::{Problem, Result};
 use super::games::with_etag;
 use super::types::GameView;
-use crate::service::{Game, OfferKind, RematchOutcome, Service};
+use crate::service::{Game, GameOffer, OfferKind, RematchOutcome, Service};
 
 /// An action on a game that answers with the game's new state: the
 /// handler and its OpenAPI description, which differ only in these parts.
@@ -95,7 +95,7 @@ game_action! {
     request_takeback, "/v1/games/{id}/takeback",
     ok = "The game, with the request as `offer`",
     conflicts = "NOT_AN_ONLINE_GAME, OFFER_PENDING, TAKEBACK_LIMIT_REACHED, NOTHING_TO_UNDO, GAME_OVER, GAME_NOT_STARTED",
-    offer(OfferKind::Takeback)
+    offer(GameOffer::Takeback)
 }
 
 game_action! {
@@ -104,7 +104,7 @@ game_action! {
     accept_takeback, "/v1/games/{id}/takeback/accept",
     ok = "The game after the takeback",
     conflicts = "NO_OFFER, NOT_AN_ONLINE_GAME, GAME_OVER",
-    accept(OfferKind::Takeback)
+    accept(GameOffer::Takeback)
 }
 
 game_action! {
@@ -123,7 +123,7 @@ game_action! {
     offer_draw, "/v1/games/{id}/draw",
     ok = "The game, with the offer as `offer`",
     conflicts = "NOT_AN_ONLINE_GAME, OFFER_PENDING, DRAW_OFFER_LIMIT_REACHED, GAME_OVER, GAME_NOT_STARTED",
-    offer(OfferKind::Draw)
+    offer(GameOffer::Draw)
 }
 
 game_action! {
@@ -132,7 +132,7 @@ game_action! {
     accept_draw, "/v1/games/{id}/draw/accept",
     ok = "The game, drawn",
     conflicts = "NO_OFFER, NOT_AN_ONLINE_GAME, GAME_OVER",
-    accept(OfferKind::Draw)
+    accept(GameOffer::Draw)
 }
 
 game_action! {

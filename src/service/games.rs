@@ -7,9 +7,8 @@ use chrono::{DateTime, Utc};
 
 use super::cursor;
 use super::error::{Result, ServiceError};
-use super::game::{
-    Clock, Game, GameResult, Mode, MoveRecord, NewGame, OfferKind, Reason, Seat, Status, side,
-};
+use super::game::{Clock, Game, GameResult, Mode, MoveRecord, NewGame, Reason, Seat, Status, side};
+use super::online::{GameOffer, ask};
 use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
 use super::{Service, Thought, random_id};
 use crate::engine::Level;
@@ -336,6 +335,16 @@ impl Service {
             .await?
             .expect("an action that always changes the game");
         Ok((game, value))
+    }
+
+    /// [`Service::act`] for an action whose answer is the game after it.
+    pub(super) async fn change(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<()>,
+    ) -> Result<Game> {
+        Ok(self.act(id, if_match, action).await?.0)
     }
 
     /// [`Service::act`] for an action that may find nothing to do
@@ -761,78 +770,67 @@ impl Service {
     /// before it (against the computer); reopens a finished game. In an
     /// online game it asks the opponent for a takeback.
     pub async fn undo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
-        if self.game(id).await?.mode() == Mode::Online {
-            return self.offer(caller, id, OfferKind::Takeback, if_match).await;
-        }
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                seats_of(game, caller)?;
-                let count = match game.mode() {
-                    Mode::Online => {
-                        return Err(ServiceError::Internal(
-                            "a game became online while being undone".into(),
-                        ));
-                    }
-                    Mode::AiVsAi => {
-                        return Err(ServiceError::NothingToUndo(
-                            "undo is for games a person plays".into(),
-                        ));
-                    }
-                    _ if game.status == Status::Waiting => return Err(ServiceError::NotStarted),
-                    Mode::Local => usize::from(game.position.can_undo()),
-                    Mode::Ai => game.undo_count().unwrap_or(0),
-                };
-                if count == 0 {
+        self.change(id, if_match, |game, now| {
+            seats_of(game, caller)?;
+            let count = match game.mode() {
+                Mode::Online => return ask(game, caller, GameOffer::Takeback, now),
+                Mode::AiVsAi => {
                     return Err(ServiceError::NothingToUndo(
-                        "there is no move of yours to take back".into(),
+                        "undo is for games a person plays".into(),
                     ));
                 }
-                game.end_turn(now);
-                for _ in 0..count {
-                    game.position.undo();
-                }
-                if game.status == Status::Finished {
-                    game.status = Status::InProgress;
-                    game.result = None;
-                    game.scored = false;
-                }
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+                _ if game.status == Status::Waiting => return Err(ServiceError::NotStarted),
+                Mode::Local => usize::from(game.position.can_undo()),
+                Mode::Ai => game.undo_count().unwrap_or(0),
+            };
+            if count == 0 {
+                return Err(ServiceError::NothingToUndo(
+                    "there is no move of yours to take back".into(),
+                ));
+            }
+            game.end_turn(now);
+            for _ in 0..count {
+                game.position.undo();
+            }
+            if game.status == Status::Finished {
+                game.status = Status::InProgress;
+                game.result = None;
+                game.scored = false;
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// Plays again what undo took back (the same number of moves).
     pub async fn redo(&self, caller: &PlayerRow, id: &str, if_match: Option<i64>) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                seats_of(game, caller)?;
-                match game.mode() {
-                    Mode::Online | Mode::AiVsAi => return Err(ServiceError::NothingToRedo),
-                    _ => {}
+        self.change(id, if_match, |game, now| {
+            seats_of(game, caller)?;
+            match game.mode() {
+                Mode::Online | Mode::AiVsAi => return Err(ServiceError::NothingToRedo),
+                _ => {}
+            }
+            require_in_progress(game)?;
+            if !game.position.can_redo() {
+                return Err(ServiceError::NothingToRedo);
+            }
+            game.end_turn(now);
+            let human = [Color::Black, Color::White]
+                .into_iter()
+                .find(|&c| !game.seat(c).is_computer());
+            while let Some((_, outcome)) = game.position.redo() {
+                if let Some(outcome) = outcome {
+                    finish(game, GameResult::from_outcome(&outcome));
+                    break;
                 }
-                require_in_progress(game)?;
-                if !game.position.can_redo() {
-                    return Err(ServiceError::NothingToRedo);
+                // Against the computer, redo up to the person's next turn.
+                if game.mode() == Mode::Local || Some(game.position.to_move()) == human {
+                    break;
                 }
-                game.end_turn(now);
-                let human = [Color::Black, Color::White]
-                    .into_iter()
-                    .find(|&c| !game.seat(c).is_computer());
-                while let Some((_, outcome)) = game.position.redo() {
-                    if let Some(outcome) = outcome {
-                        finish(game, GameResult::from_outcome(&outcome));
-                        break;
-                    }
-                    // Against the computer, redo up to the person's next turn.
-                    if game.mode() == Mode::Local || Some(game.position.to_move()) == human {
-                        break;
-                    }
-                }
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// The caller gives up; the opponent wins. In a local game the side to
@@ -843,28 +841,26 @@ impl Service {
         id: &str,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                let seats = seats_of(game, caller)?;
-                require_in_progress(game)?;
-                let loser = if seats.len() == 2 {
-                    game.position.to_move()
-                } else {
-                    seats[0]
-                };
-                game.end_turn(now);
-                finish(
-                    game,
-                    GameResult {
-                        winner: Some(loser.opponent()),
-                        reason: Reason::Resign,
-                        winning_line: Vec::new(),
-                    },
-                );
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, now| {
+            let seats = seats_of(game, caller)?;
+            require_in_progress(game)?;
+            let loser = if seats.len() == 2 {
+                game.position.to_move()
+            } else {
+                seats[0]
+            };
+            game.end_turn(now);
+            finish(
+                game,
+                GameResult {
+                    winner: Some(loser.opponent()),
+                    reason: Reason::Resign,
+                    winning_line: Vec::new(),
+                },
+            );
+            Ok(())
+        })
+        .await
     }
 }
 

@@ -18,7 +18,7 @@ pub use game::{
     Clock, Declines, Game, GameResult, Mode, MoveRecord, Offer, OfferKind, Reason, Seat, Status,
 };
 pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
-pub use online::{OnlineConfig, RematchOutcome};
+pub use online::{GameOffer, OnlineConfig, RematchOutcome};
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
 
 use std::sync::Arc;

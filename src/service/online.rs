@@ -32,6 +32,47 @@ impl Default for OnlineConfig {
     }
 }
 
+/// What a player may offer while the game is being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameOffer {
+    Takeback,
+    Draw,
+}
+
+impl GameOffer {
+    pub const fn kind(self) -> OfferKind {
+        match self {
+            GameOffer::Takeback => OfferKind::Takeback,
+            GameOffer::Draw => OfferKind::Draw,
+        }
+    }
+}
+
+/// The caller offers a takeback or a draw in `game` (also what undo does in
+/// an online game).
+pub(super) fn ask(
+    game: &mut Game,
+    caller: &PlayerRow,
+    offer: GameOffer,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let kind = offer.kind();
+    let me = online_seat(game, caller, kind)?;
+    require_in_progress(game)?;
+    check_can_offer(game, me, kind)?;
+    if offer == GameOffer::Takeback && game.moves_back_to_turn_of(me).is_none() {
+        return Err(ServiceError::NothingToUndo(
+            "you have no move on the board to take back".into(),
+        ));
+    }
+    game.offer = Some(Offer {
+        kind,
+        by: me,
+        at: now,
+    });
+    Ok(())
+}
+
 /// What proposing a rematch did.
 #[derive(Clone, Debug)]
 pub enum RematchOutcome {
@@ -154,33 +195,11 @@ impl Service {
         &self,
         caller: &PlayerRow,
         id: &str,
-        kind: OfferKind,
+        offer: GameOffer,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                let me = online_seat(game, caller, kind)?;
-                if kind == OfferKind::Rematch {
-                    return Err(ServiceError::Internal(
-                        "rematches are proposed through rematch".into(),
-                    ));
-                }
-                require_in_progress(game)?;
-                check_can_offer(game, me, kind)?;
-                if kind == OfferKind::Takeback && game.moves_back_to_turn_of(me).is_none() {
-                    return Err(ServiceError::NothingToUndo(
-                        "you have no move on the board to take back".into(),
-                    ));
-                }
-                game.offer = Some(Offer {
-                    kind,
-                    by: me,
-                    at: now,
-                });
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, now| ask(game, caller, offer, now))
+            .await
     }
 
     /// Accepts the opponent's takeback request (moves go back to the
@@ -189,43 +208,37 @@ impl Service {
         &self,
         caller: &PlayerRow,
         id: &str,
-        kind: OfferKind,
+        offer: GameOffer,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                let me = online_seat(game, caller, kind)?;
-                let offer = pending_for(game, me, kind)?;
-                require_in_progress(game)?;
-                game.end_turn(now);
-                game.offer = None;
-                match kind {
-                    OfferKind::Takeback => {
-                        let count = game.moves_back_to_turn_of(offer.by).ok_or_else(|| {
-                            ServiceError::NothingToUndo("there is no move to take back".into())
-                        })?;
-                        for _ in 0..count {
-                            game.position.undo();
-                        }
-                    }
-                    OfferKind::Draw => finish(
-                        game,
-                        GameResult {
-                            winner: None,
-                            reason: Reason::DrawAgreed,
-                            winning_line: Vec::new(),
-                        },
-                    ),
-                    OfferKind::Rematch => {
-                        return Err(ServiceError::Internal(
-                            "rematches are accepted through accept_rematch".into(),
-                        ));
+        self.change(id, if_match, |game, now| {
+            let kind = offer.kind();
+            let me = online_seat(game, caller, kind)?;
+            let pending = pending_for(game, me, kind)?;
+            require_in_progress(game)?;
+            game.end_turn(now);
+            game.offer = None;
+            match offer {
+                GameOffer::Takeback => {
+                    let count = game.moves_back_to_turn_of(pending.by).ok_or_else(|| {
+                        ServiceError::NothingToUndo("there is no move to take back".into())
+                    })?;
+                    for _ in 0..count {
+                        game.position.undo();
                     }
                 }
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+                GameOffer::Draw => finish(
+                    game,
+                    GameResult {
+                        winner: None,
+                        reason: Reason::DrawAgreed,
+                        winning_line: Vec::new(),
+                    },
+                ),
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// Declines the opponent's offer; the third declined offer of a kind is
@@ -237,16 +250,14 @@ impl Service {
         kind: OfferKind,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, _| {
-                let me = online_seat(game, caller, kind)?;
-                let offer = pending_for(game, me, kind)?;
-                game.declines.add(offer.by, kind);
-                game.offer = None;
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, _| {
+            let me = online_seat(game, caller, kind)?;
+            let offer = pending_for(game, me, kind)?;
+            game.declines.add(offer.by, kind);
+            game.offer = None;
+            Ok(())
+        })
+        .await
     }
 
     /// Proposes a rematch of a finished game: same players, colours swapped.
@@ -323,14 +334,12 @@ impl Service {
         id: &str,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                invitation_for(game, caller)?;
-                game.start(now);
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, now| {
+            invitation_for(game, caller)?;
+            game.start(now);
+            Ok(())
+        })
+        .await
     }
 
     /// The invited player declines: the game ends unplayed and unscored.
@@ -340,14 +349,12 @@ impl Service {
         id: &str,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, _| {
-                invitation_for(game, caller)?;
-                end_unplayed(game, Reason::Declined);
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, _| {
+            invitation_for(game, caller)?;
+            end_unplayed(game, Reason::Declined);
+            Ok(())
+        })
+        .await
     }
 
     /// Calls off a game still waiting for a player (an open seat or an
@@ -358,25 +365,23 @@ impl Service {
         id: &str,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, _| {
-                seats_of(game, caller)?;
-                if game.status != Status::Waiting {
-                    return Err(ServiceError::AlreadyStarted(
-                        "only a game still waiting for a player can be cancelled: resign instead"
-                            .into(),
-                    ));
-                }
-                if game.invited.is_some() && game.created_by != caller.id {
-                    return Err(ServiceError::AlreadyStarted(
-                        "this is an invitation to you: decline it instead".into(),
-                    ));
-                }
-                end_unplayed(game, Reason::Cancelled);
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, _| {
+            seats_of(game, caller)?;
+            if game.status != Status::Waiting {
+                return Err(ServiceError::AlreadyStarted(
+                    "only a game still waiting for a player can be cancelled: resign instead"
+                        .into(),
+                ));
+            }
+            if game.invited.is_some() && game.created_by != caller.id {
+                return Err(ServiceError::AlreadyStarted(
+                    "this is an invitation to you: decline it instead".into(),
+                ));
+            }
+            end_unplayed(game, Reason::Cancelled);
+            Ok(())
+        })
+        .await
     }
 
     /// Claims the win in an online game whose side to move has been idle
@@ -387,50 +392,47 @@ impl Service {
         id: &str,
         if_match: Option<i64>,
     ) -> Result<Game> {
-        let (game, ()) = self
-            .act(id, if_match, |game, now| {
-                let seats = seats_of(game, caller)?;
-                if game.mode() != Mode::Online {
-                    return Err(ServiceError::NotOnline(
-                        "the win can be claimed only in online games".into(),
-                    ));
-                }
-                require_in_progress(game)?;
-                let me = seats[0];
-                if game.position.to_move() == me {
-                    return Err(ServiceError::ClaimNotAllowed(
-                        "it is your turn: only the player waiting for a move can claim the win"
-                            .into(),
-                    ));
-                }
-                if game.clock.is_some() {
-                    return Err(ServiceError::ClaimNotAllowed(
-                        "this game is timed: it ends by itself when your opponent's clock runs out"
-                            .into(),
-                    ));
-                }
-                let at = game.claimable_at().ok_or_else(|| {
-                    ServiceError::ClaimNotAllowed("this game has no idle limit".into())
-                })?;
-                if now < at {
-                    let wait_ms = (at - now).num_milliseconds().max(1) as u64;
-                    return Err(ServiceError::ClaimTooEarly {
-                        retry_after_secs: wait_ms.div_ceil(1000),
-                    });
-                }
-                game.end_turn(now);
-                finish(
-                    game,
-                    GameResult {
-                        winner: Some(me),
-                        reason: Reason::Abandoned,
-                        winning_line: Vec::new(),
-                    },
-                );
-                Ok(())
-            })
-            .await?;
-        Ok(game)
+        self.change(id, if_match, |game, now| {
+            let seats = seats_of(game, caller)?;
+            if game.mode() != Mode::Online {
+                return Err(ServiceError::NotOnline(
+                    "the win can be claimed only in online games".into(),
+                ));
+            }
+            require_in_progress(game)?;
+            let me = seats[0];
+            if game.position.to_move() == me {
+                return Err(ServiceError::ClaimNotAllowed(
+                    "it is your turn: only the player waiting for a move can claim the win".into(),
+                ));
+            }
+            if game.clock.is_some() {
+                return Err(ServiceError::ClaimNotAllowed(
+                    "this game is timed: it ends by itself when your opponent's clock runs out"
+                        .into(),
+                ));
+            }
+            let at = game.claimable_at().ok_or_else(|| {
+                ServiceError::ClaimNotAllowed("this game has no idle limit".into())
+            })?;
+            if now < at {
+                let wait_ms = (at - now).num_milliseconds().max(1) as u64;
+                return Err(ServiceError::ClaimTooEarly {
+                    retry_after_secs: wait_ms.div_ceil(1000),
+                });
+            }
+            game.end_turn(now);
+            finish(
+                game,
+                GameResult {
+                    winner: Some(me),
+                    reason: Reason::Abandoned,
+                    winning_line: Vec::new(),
+                },
+            );
+            Ok(())
+        })
+        .await
     }
 
     /// Ends timed games when their clock runs out, whether or not anyone is
