@@ -473,101 +473,35 @@ pub async fn list_moves(
     Ok(with_etag(HttpResponse::Ok(), game.version, body))
 }
 
-/// Take back a move: one in a local game; the computer's reply and your move
-/// before it against the computer. Also reopens a finished local or computer
-/// game and takes its result out of the scores. In an online game this asks
-/// your opponent for a takeback (as `POST …/takeback`): the game comes back
-/// with the request as `offer`.
-#[utoipa::path(
+game_action! {
     tag = "games",
-    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The game after the undo", body = GameView),
-        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "NOTHING_TO_UNDO; online: OFFER_PENDING, TAKEBACK_LIMIT_REACHED", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/v1/games/{id}/undo")]
-pub async fn undo(
-    service: web::Data<Service>,
-    req: HttpRequest,
-    caller: Caller,
-    if_match: IfMatch,
-    id: web::Path<String>,
-) -> Result<HttpResponse> {
-    record_game(&req, &id);
-    let game = service.undo(&caller.0, &id, if_match.0).await?;
-    Ok(with_etag(
-        HttpResponse::Ok(),
-        game.version,
-        GameView::from(&game),
-    ))
+    /// Take back a move: one in a local game; the computer's reply and your move
+    /// before it against the computer. Also reopens a finished local or computer
+    /// game and takes its result out of the scores. In an online game this asks
+    /// your opponent for a takeback (as `POST …/takeback`): the game comes back
+    /// with the request as `offer`.
+    undo, "/v1/games/{id}/undo",
+    ok = "The game after the undo",
+    conflicts = "NOTHING_TO_UNDO; online: OFFER_PENDING, TAKEBACK_LIMIT_REACHED",
+    undo()
 }
 
-/// Play again what the last undo took back.
-#[utoipa::path(
+game_action! {
     tag = "games",
-    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The game after the redo", body = GameView),
-        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "NOTHING_TO_REDO or GAME_OVER", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/v1/games/{id}/redo")]
-pub async fn redo(
-    service: web::Data<Service>,
-    req: HttpRequest,
-    caller: Caller,
-    if_match: IfMatch,
-    id: web::Path<String>,
-) -> Result<HttpResponse> {
-    record_game(&req, &id);
-    let game = service.redo(&caller.0, &id, if_match.0).await?;
-    Ok(with_etag(
-        HttpResponse::Ok(),
-        game.version,
-        GameView::from(&game),
-    ))
+    /// Play again what the last undo took back.
+    redo, "/v1/games/{id}/redo",
+    ok = "The game after the redo",
+    conflicts = "NOTHING_TO_REDO or GAME_OVER",
+    redo()
 }
 
-/// Resign: the opponent wins. In a local game the side to move resigns.
-#[utoipa::path(
+game_action! {
     tag = "games",
-    params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The finished game", body = GameView),
-        (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "GAME_OVER or GAME_NOT_STARTED", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/v1/games/{id}/resign")]
-pub async fn resign(
-    service: web::Data<Service>,
-    req: HttpRequest,
-    caller: Caller,
-    if_match: IfMatch,
-    id: web::Path<String>,
-) -> Result<HttpResponse> {
-    record_game(&req, &id);
-    let game = service.resign(&caller.0, &id, if_match.0).await?;
-    Ok(with_etag(
-        HttpResponse::Ok(),
-        game.version,
-        GameView::from(&game),
-    ))
+    /// Resign: the opponent wins. In a local game the side to move resigns.
+    resign, "/v1/games/{id}/resign",
+    ok = "The finished game",
+    conflicts = "GAME_OVER or GAME_NOT_STARTED",
+    resign()
 }
 
 /// The computer plays for the side to move: its own seat, or either side of

@@ -1,6 +1,51 @@
 //! HTTP: routes, request and response types, errors, auth and the OpenAPI
 //! document. Handlers only translate between HTTP and service calls.
 
+/// An action on a game (POST, bearer token, optional If-Match) that answers
+/// with the game's new state: the
+/// handler and its OpenAPI description, which differ only in these parts.
+macro_rules! game_action {
+    (
+        tag = $tag:tt,
+        $(#[doc = $doc:tt])*
+        $name:ident, $path:tt, ok = $ok:tt, conflicts = $conflicts:tt,
+        $method:ident($($arg:expr),*)
+    ) => {
+        $(#[doc = $doc])*
+        #[utoipa::path(
+            tag = $tag,
+            params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
+            security(("bearer" = [])),
+            responses(
+                (status = 200, description = $ok, body = GameView),
+                (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
+                (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
+                (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+                (status = 409, description = $conflicts, body = Problem, content_type = "application/problem+json"),
+                (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
+            )
+        )]
+        #[post($path)]
+        pub async fn $name(
+            service: web::Data<Service>,
+            req: HttpRequest,
+            caller: Caller,
+            if_match: IfMatch,
+            id: web::Path<String>,
+        ) -> Result<HttpResponse> {
+            record_game(&req, &id);
+            let game = service
+                .$method(&caller.0, &id, $($arg,)* if_match.0)
+                .await?;
+            Ok($crate::api::games::with_etag(
+                HttpResponse::Ok(),
+                game.version,
+                GameView::from(&game),
+            ))
+        }
+    };
+}
+
 mod auth;
 mod error;
 mod events;

@@ -10,45 +10,6 @@ use super::games::with_etag;
 use super::types::GameView;
 use crate::service::{Game, GameOffer, OfferKind, RematchOutcome, Service};
 
-/// An action on a game that answers with the game's new state: the
-/// handler and its OpenAPI description, which differ only in these parts.
-macro_rules! game_action {
-    (
-        $(#[doc = $doc:tt])*
-        $name:ident, $path:tt, ok = $ok:tt, conflicts = $conflicts:tt,
-        $method:ident($($arg:expr),*)
-    ) => {
-        $(#[doc = $doc])*
-        #[utoipa::path(
-            tag = "online",
-            params(("id" = String, Path, description = "Game id"), ("If-Match" = Option<String>, Header, description = "The version you expect")),
-            security(("bearer" = [])),
-            responses(
-                (status = 200, description = $ok, body = GameView),
-                (status = 401, description = "UNAUTHORIZED", body = Problem, content_type = "application/problem+json"),
-                (status = 403, description = "NOT_A_PLAYER_OF_THIS_GAME", body = Problem, content_type = "application/problem+json"),
-                (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
-                (status = 409, description = $conflicts, body = Problem, content_type = "application/problem+json"),
-                (status = 412, description = "VERSION_MISMATCH", body = Problem, content_type = "application/problem+json"),
-            )
-        )]
-        #[post($path)]
-        pub async fn $name(
-            service: web::Data<Service>,
-            req: HttpRequest,
-            caller: Caller,
-            if_match: IfMatch,
-            id: web::Path<String>,
-        ) -> Result<HttpResponse> {
-            record_game(&req, &id);
-            let game = service
-                .$method(&caller.0, &id, $($arg,)* if_match.0)
-                .await?;
-            Ok(state(&game))
-        }
-    };
-}
-
 /// The game's state, with its version as the ETag.
 fn state(game: &Game) -> HttpResponse {
     with_etag(HttpResponse::Ok(), game.version, GameView::from(game))
@@ -62,6 +23,7 @@ fn created(game: &Game) -> HttpResponse {
 }
 
 game_action! {
+    tag = "online",
     /// Accept an invitation: the game named you for a seat, and starts now.
     accept_invitation, "/v1/games/{id}/accept",
     ok = "The game, now in progress",
@@ -70,6 +32,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Decline an invitation: the game ends unplayed (reason `declined`), no
     /// score changes.
     decline_invitation, "/v1/games/{id}/decline",
@@ -79,6 +42,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Call off a game still waiting for a player (an open seat, or an
     /// invitation you sent): it ends unplayed (reason `cancelled`).
     cancel, "/v1/games/{id}/cancel",
@@ -88,6 +52,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Ask your opponent to take back moves to your last turn (also what `POST
     /// …/undo` does in an online game). The request shows in the state as
     /// `offer` until answered; moving on drops it. After three declined
@@ -99,6 +64,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Accept your opponent's takeback request: moves go back to their last
     /// turn, and it is their move again.
     accept_takeback, "/v1/games/{id}/takeback/accept",
@@ -108,6 +74,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Decline your opponent's takeback request (the third declined request is
     /// their last).
     decline_takeback, "/v1/games/{id}/takeback/decline",
@@ -117,6 +84,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Offer a draw. The offer shows in the state as `offer` until answered;
     /// moving on drops it. After three declined offers in a game you cannot
     /// offer again.
@@ -127,6 +95,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Accept your opponent's draw offer: the game ends drawn (`draw_agreed`),
     /// 0 points each.
     accept_draw, "/v1/games/{id}/draw/accept",
@@ -136,6 +105,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Decline your opponent's draw offer (the third declined offer is their
     /// last).
     decline_draw, "/v1/games/{id}/draw/decline",
@@ -145,6 +115,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Decline your opponent's rematch proposal (the third declined proposal is
     /// their last).
     decline_rematch, "/v1/games/{id}/rematch/decline",
@@ -154,6 +125,7 @@ game_action! {
 }
 
 game_action! {
+    tag = "online",
     /// Claim the win from an opponent who walked away: in an online game
     /// without a clock, once the side to move has been idle past the idle limit
     /// (`claimable_at` in the state). The leaver scores −3, you +1.
