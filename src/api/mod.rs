@@ -2,8 +2,8 @@
 //! document. Handlers only translate between HTTP and service calls.
 
 /// An action on a game (POST, bearer token, optional If-Match) that answers
-/// with the game's new state: the
-/// handler and its OpenAPI description, which differ only in these parts.
+/// with the game's new state: the handler and its OpenAPI description, which
+/// differ only in these parts.
 macro_rules! game_action {
     (
         tag = $tag:tt,
