@@ -10,14 +10,7 @@ listeners="${2:-10}"
 moves="${3:-30}"
 interval="${4:-500}"
 port="${GOBANG_LOAD_PORT:-18182}"
-dir="$(mktemp -d)"
-cargo build --release --quiet --bin gobang --example ssebench
-RUST_LOG=warn target/release/gobang serve --port "$port" --database-url "sqlite:$dir/sse.db" &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 50); do
-  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
-  sleep 0.1
-done
+source scripts/release-server.sh
+release_server ssebench
 target/release/examples/ssebench --url "http://127.0.0.1:$port" --games "$games" \
   --listeners "$listeners" --moves "$moves" --interval-ms "$interval" --server-pid "$server"
