@@ -381,4 +381,52 @@ mod tests {
             assert_eq!(board.hash, SearchBoard::new(&position).hash);
         }
     }
+
+    /// The engine's legality test for black in renju agrees with the rules'
+    /// forbidden points, point by point, on crowded random positions.
+    #[test]
+    fn the_engine_and_the_rules_agree_on_forbidden_points() {
+        use crate::rules::ForbiddenPolicy;
+        use proptest::prelude::*;
+        let config = ProptestConfig {
+            cases: 300,
+            ..ProptestConfig::default()
+        };
+        // Stones crowd the centre, where threes and fours cross.
+        let stones = proptest::collection::vec((3u8..12, 3u8..12), 10..70);
+        proptest!(config, |(picks in stones)| {
+            let mut position = Position::new(Variant::renju(ForbiddenPolicy::Reject));
+            for (x, y) in picks {
+                let p = Point::new(x, y);
+                if position.is_over() {
+                    break;
+                }
+                // Any empty point, forbidden or not: the position need not
+                // come from a legal game.
+                if position.board().get(p).is_none() {
+                    let mut board = position.board().clone();
+                    board.put(p, position.to_move());
+                    if let Ok(next) = Position::from_board(*position.variant(), board) {
+                        position = next;
+                    }
+                }
+            }
+            let engine = SearchBoard::new(&position);
+            for p in position.board().points() {
+                if position.board().get(p).is_some() {
+                    continue;
+                }
+                let rules = position.board().forbidden_kind(p);
+                let legal = engine.legal(Board::index(p), Color::Black);
+                prop_assert_eq!(
+                    legal,
+                    rules.is_none(),
+                    "at {} (rules: {:?})\n{}",
+                    p,
+                    rules,
+                    position.board()
+                );
+            }
+        });
+    }
 }

@@ -3,4 +3,5 @@
 
 mod properties;
 mod renju_cases;
+mod rif_three;
 mod tictactoe;
