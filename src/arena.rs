@@ -53,7 +53,7 @@ pub fn standard_openings() -> Vec<Vec<Point>> {
     struct Opening {
         gomocup_xy: Vec<[u8; 2]>,
     }
-    let file: File = serde_json::from_str(include_str!("../data/renju_26_openings.json"))
+    let file: File = serde_json::from_str(include_str!("../tests/data/renju_26_openings.json"))
         .expect("the openings file is valid");
     file.openings
         .into_iter()

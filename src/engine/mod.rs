@@ -4,6 +4,7 @@
 
 mod board;
 mod evaluators;
+mod opening;
 mod patterns;
 mod random;
 mod search;
@@ -16,6 +17,7 @@ use std::time::Duration;
 
 use crate::rules::{Point, Position};
 
+pub use opening::{OpeningAction, decide as decide_opening};
 pub use random::SplitMix64;
 
 /// The computer levels, weakest first.

@@ -255,15 +255,20 @@ struct Work {
 }
 
 impl Work {
-    const EXACT: Work = Work {
-        left: None,
-        exhausted: false,
-    };
+    fn exact() -> Work {
+        Work {
+            left: None,
+            exhausted: false,
+        }
+    }
+
     /// Far more than any position met in play needs (a few dozen at most).
-    const ENGINE: Work = Work {
-        left: Some(4096),
-        exhausted: false,
-    };
+    fn engine() -> Work {
+        Work {
+            left: Some(4096),
+            exhausted: false,
+        }
+    }
 
     fn spend(&mut self) -> bool {
         match &mut self.left {
@@ -283,14 +288,14 @@ impl Work {
 /// Whether black may play the empty point `index` of `cells`, for the
 /// engine, which keeps its own copy of the board in the same layout. The
 /// answer is the referee's, unless the recursion needs more than
-/// [`Work::ENGINE`] judgements: then the point is called forbidden, so the
+/// [`Work::engine`] judgements: then the point is called forbidden, so the
 /// engine never plays a forbidden point.
 pub(crate) fn forbidden_at(cells: &Cells, index: usize) -> Option<ForbiddenKind> {
     if cells[index] != Cell::Empty || !may_be_forbidden(cells, index) {
         return None;
     }
     let mut scratch = *cells;
-    let mut work = Work::ENGINE;
+    let mut work = Work::engine();
     let verdict = judge(&mut scratch, index, &mut work);
     if work.exhausted {
         return Some(verdict.unwrap_or(ForbiddenKind::DoubleThree));
@@ -344,7 +349,7 @@ impl Board {
             return None;
         }
         let mut scratch = self.cells;
-        judge(&mut scratch, index, &mut Work::EXACT)
+        judge(&mut scratch, index, &mut Work::exact())
     }
 
     /// Every point black may not play, under renju rules, row by row.
@@ -356,7 +361,7 @@ impl Board {
             if scratch[index] != Cell::Empty || !may_be_forbidden(&scratch, index) {
                 continue;
             }
-            if let Some(kind) = judge(&mut scratch, index, &mut Work::EXACT) {
+            if let Some(kind) = judge(&mut scratch, index, &mut Work::exact()) {
                 out.push((p, kind));
             }
         }

@@ -7,6 +7,7 @@ pub(crate) mod board;
 mod color;
 mod error;
 pub(crate) mod forbidden;
+mod opening;
 mod point;
 mod position;
 mod variant;
@@ -15,6 +16,10 @@ pub use board::Board;
 pub use color::Color;
 pub use error::{BoardTextError, PlayError, PointError, VariantError};
 pub use forbidden::ForbiddenKind;
+pub use opening::{
+    Decision, Entry, MAX_DECLARED, NamedOpening, OPENINGS, Opening, OpeningError, OpeningKind,
+    OpeningLog, OpeningRule, Phase, Symmetry, Turn, equivalent,
+};
 pub use point::{MAX_SIDE, Point, PointName, check_on_board, parse_point};
 pub use position::{Outcome, Position, WinReason};
 pub use variant::{ForbiddenPolicy, RuleSet, Variant};
