@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{self, Level, Limits};
-use crate::rules::{Color, Outcome, Point, Position, RuleSet, Variant};
+use crate::rules::{Color, OPENINGS, Outcome, Point, Position, RuleSet, Variant};
 
 /// One side of a match.
 #[derive(Clone, Debug)]
@@ -43,27 +43,9 @@ impl std::str::FromStr for Contender {
     }
 }
 
-/// The 26 standard renju openings (first three stones), as `[x, y]`.
+/// The 26 standard renju openings (first three stones) on 15×15.
 pub fn standard_openings() -> Vec<Vec<Point>> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        openings: Vec<Opening>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Opening {
-        gomocup_xy: Vec<[u8; 2]>,
-    }
-    let file: File = serde_json::from_str(include_str!("../tests/data/renju_26_openings.json"))
-        .expect("the openings file is valid");
-    file.openings
-        .into_iter()
-        .map(|o| {
-            o.gomocup_xy
-                .into_iter()
-                .map(|[x, y]| Point::new(x, y))
-                .collect()
-        })
-        .collect()
+    OPENINGS.iter().map(|o| o.stones(15).to_vec()).collect()
 }
 
 pub struct MatchConfig {
