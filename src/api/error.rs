@@ -185,6 +185,31 @@ impl From<ServiceError> for ApiError {
             ServiceError::HintNotAllowed(_) => {
                 (S::CONFLICT, "HINT_NOT_ALLOWED", "Hint not allowed")
             }
+            ServiceError::OpeningDecisionRequired(_) => (
+                S::CONFLICT,
+                "OPENING_DECISION_REQUIRED",
+                "The opening waits for a decision",
+            ),
+            ServiceError::OpeningWrongPhase(_) => (
+                S::CONFLICT,
+                "OPENING_WRONG_PHASE",
+                "Not what the opening waits for",
+            ),
+            ServiceError::OutsideOpeningZone(_) => (
+                S::UNPROCESSABLE_ENTITY,
+                "OUTSIDE_OPENING_ZONE",
+                "Outside the opening zone",
+            ),
+            ServiceError::NotOffered(_) => (
+                S::UNPROCESSABLE_ENTITY,
+                "NOT_OFFERED",
+                "Not an offered fifth move",
+            ),
+            ServiceError::SymmetricOffers(_) => (
+                S::UNPROCESSABLE_ENTITY,
+                "SYMMETRIC_OFFERS",
+                "Symmetric fifth-move offers",
+            ),
             ServiceError::VersionMismatch { .. } => (
                 S::PRECONDITION_FAILED,
                 "VERSION_MISMATCH",

@@ -15,7 +15,7 @@ use super::types::{
     MoveView, MovesPlayed, SeatRequest, You,
 };
 use crate::engine::Level;
-use crate::rules::{ForbiddenPolicy, RuleSet, Variant};
+use crate::rules::{ForbiddenPolicy, OpeningRule, RuleSet, Variant};
 use crate::service::{Game, GameSpec, PlayOutcome, PointInput, SeatSpec, Service, Status};
 
 pub(super) fn etag(version: i64) -> ETag {
@@ -134,7 +134,15 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
         }
     };
     let clock = body.clock.as_ref().map(clock_spec).transpose()?;
+    let opening = body
+        .opening
+        .as_deref()
+        .map(str::parse::<OpeningRule>)
+        .transpose()
+        .map_err(|e| ApiError::validation(e.to_string()))?
+        .unwrap_or_default();
     Ok(GameSpec {
+        opening,
         variant,
         black: seat(body.black, SeatSpec::Me)?,
         white: seat(body.white, SeatSpec::Computer(Level::Intermediate))?,

@@ -51,6 +51,7 @@ mod error;
 mod events;
 mod games;
 mod online;
+mod opening;
 mod players;
 mod types;
 
@@ -92,6 +93,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::ai_move,
         games::hint,
         games::resign,
+        opening::opening_action,
         events::events,
         events::websocket,
         online::accept_invitation,
@@ -205,6 +207,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::ai_move)
     .service(games::hint)
     .service(games::resign)
+    .service(opening::opening_action)
     .service(online::accept_invitation)
     .service(online::decline_invitation)
     .service(online::cancel)

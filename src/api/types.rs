@@ -10,6 +10,8 @@ use crate::rules::{Color, ForbiddenKind, Point};
 use crate::service::{Game, MoveRecord, OfferKind, Seat, Status, Thought};
 use crate::store::PlayerRow;
 
+use super::opening::OpeningView;
+
 /// A point in both spellings: `x`, `y` 0-based from the top-left, and the
 /// renju `name` (column letter from the left, row number from the bottom).
 #[derive(Debug, Serialize, ToSchema)]
@@ -165,6 +167,12 @@ pub struct CreateGame {
     pub white: Option<SeatRequest>,
     /// A clock, for games between two people (default: none).
     pub clock: Option<ClockRequest>,
+    /// The opening rule: `free` (default: black begins, in renju at the
+    /// centre), `rif` or `yamaguchi` (renju's tournament rules: swap after
+    /// stone 3, black offers fifth moves), `swap2` or `swap1` (the first
+    /// player places three stones, the other chooses a colour). The seat
+    /// `black` is the tentative black / first player.
+    pub opening: Option<String>,
 }
 
 /// A game clock: each side has `main_ms`; after each of its moves a side
@@ -305,7 +313,11 @@ pub struct ForbiddenPoint {
     "invited": null, "offer": null,
     "declined": {"black": {"takeback": 0, "draw": 0, "rematch": 0}, "white": {"takeback": 0, "draw": 0, "rematch": 0}},
     "clock": null, "thinking_ms": {"black": 5012, "white": 3}, "claimable_at": null,
-    "rematch_of": null, "rematch_id": null, "version": 3,
+    "rematch_of": null, "rematch_id": null,
+    "opening": {"rule": "free", "phase": "done", "to_act": "black", "actions": ["move"], "stones_left": null,
+                "zone": null, "offer_count": null, "offered": [], "declared_count": null, "swapped": false,
+                "name": null, "decisions": []},
+    "version": 3,
     "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:05Z"
 }))]
 pub struct GameView {
@@ -357,6 +369,8 @@ pub struct GameView {
     pub rematch_of: Option<String>,
     /// This game's rematch, once agreed.
     pub rematch_id: Option<String>,
+    /// The opening rule, its phase and who acts.
+    pub opening: OpeningView,
     /// Raised by every change; also the ETag.
     pub version: i64,
     pub created_at: DateTime<Utc>,
@@ -486,7 +500,7 @@ impl GameView {
                     floor_ms: clock.floor_ms,
                     black_ms: game.time_left_ms(Color::Black, now).unwrap_or(0),
                     white_ms: game.time_left_ms(Color::White, now).unwrap_or(0),
-                    running: game.to_move().map(color_name),
+                    running: game.actor().map(color_name),
                     deadline: game.deadline(),
                     as_of: now,
                 }
@@ -498,6 +512,7 @@ impl GameView {
             claimable_at: game.claimable_at(),
             rematch_of: game.rematch_of.clone(),
             rematch_id: game.rematch_id.clone(),
+            opening: OpeningView::from(game),
             version: game.version,
             created_at: game.created_at,
             updated_at: game.updated_at,

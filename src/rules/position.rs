@@ -229,6 +229,11 @@ impl Position {
         None
     }
 
+    /// Forgets the moves that could be redone (as a new move does).
+    pub fn forget_redo(&mut self) {
+        self.undone.clear();
+    }
+
     /// Takes back the last move; returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Point> {
         let p = self.moves.pop()?;

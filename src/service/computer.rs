@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 use super::error::{Result, ServiceError};
-use crate::engine::{self, Decision, Level, Limits};
-use crate::rules::Position;
+use crate::engine::{self, Decision, Level, Limits, OpeningAction};
+use crate::rules::{Opening, Position};
 
 /// How the server lets the computer think.
 #[derive(Clone, Debug)]
@@ -66,6 +66,24 @@ impl Computer {
             .min(self.config.max_budget)
     }
 
+    /// Runs `work` on the blocking pool once a search slot is free (a 503
+    /// ENGINE_BUSY after the queue timeout).
+    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+        let wait = self.config.queue_timeout;
+        let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| ServiceError::EngineBusy {
+                retry_after_secs: wait.as_secs().max(1),
+            })?
+            .map_err(|_| ServiceError::Internal("the engine pool is closed".into()))?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .map_err(|e| ServiceError::Internal(format!("the engine task failed: {e}")))
+    }
+
     /// Thinks about `position` at `level`; `None` when there is no move.
     pub async fn think(
         &self,
@@ -74,20 +92,12 @@ impl Computer {
         budget: Duration,
         seed: u64,
     ) -> Result<Option<Thought>> {
-        let wait = self.config.queue_timeout;
-        let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned())
-            .await
-            .map_err(|_| ServiceError::EngineBusy {
-                retry_after_secs: wait.as_secs().max(1),
-            })?
-            .map_err(|_| ServiceError::Internal("the engine pool is closed".into()))?;
         let limits = Limits {
             time: budget,
             nodes: None,
             seed,
         };
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+        self.run(move || {
             let started = Instant::now();
             let decision = engine::think(&position, level, &limits)?;
             Some(Thought {
@@ -97,6 +107,28 @@ impl Computer {
             })
         })
         .await
-        .map_err(|e| ServiceError::Internal(format!("the engine task failed: {e}")))
+    }
+
+    /// The computer's action in the opening phase of `position`, with the
+    /// time it took; `None` when the opening asks for an ordinary move.
+    pub async fn decide_opening(
+        &self,
+        position: Position,
+        opening: Opening,
+        level: Level,
+        budget: Duration,
+        seed: u64,
+    ) -> Result<Option<(OpeningAction, Duration)>> {
+        let limits = Limits {
+            time: budget,
+            nodes: None,
+            seed,
+        };
+        self.run(move || {
+            let started = Instant::now();
+            engine::decide_opening(&position, &opening, level, &limits)
+                .map(|action| (action, started.elapsed()))
+        })
+        .await
     }
 }

@@ -62,6 +62,19 @@ pub enum ServiceError {
     SeatUnavailable(String),
     #[error("{0}")]
     HintNotAllowed(String),
+    /// The opening waits for a decision (swap, declare, offer), not a stone.
+    #[error("{0}")]
+    OpeningDecisionRequired(String),
+    /// An opening action the opening does not wait for now.
+    #[error("{0}")]
+    OpeningWrongPhase(String),
+    #[error("{0}")]
+    OutsideOpeningZone(String),
+    /// A fifth move that black did not offer.
+    #[error("{0}")]
+    NotOffered(String),
+    #[error("{0}")]
+    SymmetricOffers(String),
     #[error("the game is at version {current}, not {expected}: reload it and try again")]
     VersionMismatch { expected: i64, current: i64 },
     #[error(

@@ -5,7 +5,10 @@ use chrono::{DateTime, Utc};
 
 use super::error::{Result, ServiceError};
 use crate::engine::Level;
-use crate::rules::{Color, ForbiddenPolicy, Outcome, Point, Position, RuleSet, Variant, WinReason};
+use crate::rules::{
+    Color, ForbiddenPolicy, Opening, OpeningRule, Outcome, Point, Position, RuleSet, Turn, Variant,
+    WinReason,
+};
 use crate::store::{GameRow, PlayerRow};
 
 /// Who sits in a seat.
@@ -217,6 +220,10 @@ impl Declines {
         self.0[side(by)][kind.index()]
     }
 
+    pub(super) fn swap_sides(&mut self) {
+        self.0.swap(0, 1);
+    }
+
     pub(super) fn add(&mut self, by: Color, kind: OfferKind) {
         let count = &mut self.0[side(by)][kind.index()];
         *count = count.saturating_add(1);
@@ -358,6 +365,8 @@ pub struct Game {
     pub rematch_id: Option<String>,
     /// A game the action under way creates (a rematch), written with it.
     pub(super) spawned: Option<Box<Game>>,
+    /// The opening rule and the opening decisions made.
+    pub opening: Opening,
 }
 
 /// The seats and settings of a game about to be created.
@@ -370,6 +379,7 @@ pub(super) struct NewGame {
     pub clock: Option<Clock>,
     pub idle_limit_ms: Option<i64>,
     pub rematch_of: Option<String>,
+    pub opening: OpeningRule,
 }
 
 impl Game {
@@ -407,6 +417,7 @@ impl Game {
             rematch_of: new.rematch_of,
             rematch_id: None,
             spawned: None,
+            opening: Opening::new(new.opening),
         }
     }
 
@@ -422,7 +433,7 @@ impl Game {
     pub fn time_left_ms(&self, color: Color, now: DateTime<Utc>) -> Option<i64> {
         let clock = self.clock?;
         let stored = clock.remaining_ms[side(color)];
-        Some(if self.to_move() == Some(color) {
+        Some(if self.actor() == Some(color) {
             (stored - (now - self.turn_started_at).num_milliseconds()).max(0)
         } else {
             stored
@@ -432,7 +443,7 @@ impl Game {
     /// When the side to move runs out of time, in a timed game in progress.
     pub fn deadline(&self) -> Option<DateTime<Utc>> {
         let clock = self.clock?;
-        let to_move = self.to_move()?;
+        let to_move = self.actor()?;
         Some(
             self.turn_started_at
                 + chrono::Duration::milliseconds(clock.remaining_ms[side(to_move)]),
@@ -457,7 +468,7 @@ impl Game {
     /// time the turn took.
     pub(super) fn end_turn(&mut self, now: DateTime<Utc>) -> i64 {
         let elapsed = (now - self.turn_started_at).num_milliseconds().max(0);
-        if let Some(to_move) = self.to_move() {
+        if let Some(to_move) = self.actor() {
             self.thinking_ms[side(to_move)] += elapsed;
             if let Some(clock) = &mut self.clock {
                 let left = &mut clock.remaining_ms[side(to_move)];
@@ -496,6 +507,29 @@ impl Game {
         (self.status == Status::InProgress).then(|| self.position.to_move())
     }
 
+    /// What the opening waits for, and from which seat.
+    pub fn turn(&self) -> Turn {
+        self.opening.turn(&self.position)
+    }
+
+    /// The seat whose player acts now, while the game is being played: the
+    /// side to move, except in the opening, where one player may place
+    /// stones of both colours or decide for the colours.
+    pub fn actor(&self) -> Option<Color> {
+        (self.status == Status::InProgress).then(|| self.turn().actor)
+    }
+
+    /// The players exchange seats (an opening's swap): with them go their
+    /// clocks, thinking times and declined offers.
+    pub(super) fn swap_seats(&mut self) {
+        std::mem::swap(&mut self.black, &mut self.white);
+        if let Some(clock) = &mut self.clock {
+            clock.remaining_ms.swap(0, 1);
+        }
+        self.thinking_ms.swap(0, 1);
+        self.declines.swap_sides();
+    }
+
     /// The seats `player_id` holds.
     pub fn seats_of(&self, player_id: &str) -> Vec<Color> {
         [Color::Black, Color::White]
@@ -508,7 +542,9 @@ impl Game {
     /// whether a takeback could be asked for).
     pub fn can_undo(&self) -> bool {
         match self.mode() {
-            Mode::Local => self.position.can_undo(),
+            Mode::Local => {
+                self.position.can_undo() || self.opening.decided_at(self.position.moves().len())
+            }
             Mode::Ai => self.undo_count().is_some(),
             Mode::Online => {
                 self.status == Status::InProgress
@@ -537,9 +573,15 @@ impl Game {
 
     /// How many moves to take back so that `color` is to move again before
     /// its last move: that move and everything after it.
+    /// Never into the opening: its stones and decisions stand once made
+    /// (only a local game takes them back).
     pub(super) fn moves_back_to_turn_of(&self, color: Color) -> Option<usize> {
         let moves = self.position.moves().len();
-        (0..moves)
+        let floor = self.opening.end_ply();
+        if self.turn().phase != crate::rules::Phase::Done {
+            return None;
+        }
+        (floor..moves)
             .rev()
             .find(|&i| Color::of_ply(i) == color)
             .map(|i| moves - i)
@@ -619,6 +661,14 @@ impl Game {
         let invited = row.invited.as_deref().map(color).transpose()?;
         let declines = Declines::decode(&row.declines)
             .ok_or_else(|| corrupt(format!("declines {:?}", row.declines)))?;
+        let opening = Opening::with_log(
+            row.opening_rule
+                .parse()
+                .map_err(|e: crate::rules::OpeningError| corrupt(e.to_string()))?,
+            row.opening_log
+                .parse()
+                .map_err(|e: crate::rules::OpeningError| corrupt(e.to_string()))?,
+        );
         Ok(Game {
             id: row.id,
             variant,
@@ -645,6 +695,7 @@ impl Game {
             rematch_of: row.rematch_of,
             rematch_id: row.rematch_id,
             spawned: None,
+            opening,
         })
     }
 
@@ -708,6 +759,8 @@ impl Game {
             idle_limit_ms: self.idle_limit_ms,
             rematch_of: self.rematch_of.clone(),
             rematch_id: self.rematch_id.clone(),
+            opening_rule: self.opening.rule().as_str().to_string(),
+            opening_log: self.opening.log().to_string(),
         }
     }
 }
@@ -785,6 +838,7 @@ mod tests {
                 clock: Some(Clock::new(10_000, 3_000)),
                 idle_limit_ms: Some(60_000),
                 rematch_of: None,
+                opening: OpeningRule::Free,
             },
             now,
         )

@@ -9,10 +9,13 @@ use super::cursor;
 use super::error::{Result, ServiceError};
 use super::game::{Clock, Game, GameResult, Mode, MoveRecord, NewGame, Reason, Seat, Status, side};
 use super::online::{GameOffer, ask};
+use super::opening::opening_error;
 use super::players::{NewlyCreated, PlayerName, computer_id, create_player_in};
 use super::{Service, Thought, random_id};
 use crate::engine::Level;
-use crate::rules::{Color, PlayError, Point, PointError, Variant, parse_point};
+use crate::rules::{
+    Color, Decision, OpeningRule, Phase, PlayError, Point, PointError, Variant, parse_point,
+};
 use crate::store::{self, Conn, GameFilter, PlayerRow, ScoreChange};
 
 /// Who should sit in a seat of a new game.
@@ -36,6 +39,8 @@ pub struct GameSpec {
     pub white: SeatSpec,
     /// Main time and floor in ms, for a timed online game.
     pub clock: Option<(i64, i64)>,
+    /// How the first stones are placed and colours chosen.
+    pub opening: OpeningRule,
 }
 
 /// A point as a client sent it: a name like `h8`, or coordinates that may
@@ -177,7 +182,7 @@ pub(super) fn finish(game: &mut Game, result: GameResult) {
 /// Ends a game whose side to move ran out of time: the clock stopped at
 /// the deadline.
 fn lose_on_time(game: &mut Game, now: DateTime<Utc>) {
-    let loser = game.position.to_move();
+    let loser = game.turn().actor;
     let flag_fall = game.deadline().map_or(now, |deadline| deadline.min(now));
     game.end_turn(flag_fall);
     finish(
@@ -205,7 +210,7 @@ fn point_name(game: &Game, p: Point) -> String {
 }
 
 /// The point a client named, checked against the board.
-fn resolve_point(game: &Game, input: &PointInput) -> Result<Point> {
+pub(super) fn resolve_point(game: &Game, input: &PointInput) -> Result<Point> {
     let (w, h) = (game.variant.width(), game.variant.height());
     match input {
         PointInput::Name(name) => parse_point(name, w, h).map_err(|e| match e {
@@ -226,18 +231,9 @@ fn resolve_point(game: &Game, input: &PointInput) -> Result<Point> {
     }
 }
 
-/// Plays `p` for the side to move and records it, with the time the turn
-/// took (or `thought_ms`, the computer's own measure).
-fn apply_move(
-    game: &mut Game,
-    p: Point,
-    thought_ms: Option<i64>,
-    now: DateTime<Utc>,
-) -> Result<MoveRecord> {
-    let color = game.position.to_move();
-    // The turn ends with this move (an illegal one leaves this copy unsaved).
-    let elapsed = game.end_turn(now);
-    let outcome = game.position.play(p).map_err(|e| match e {
+/// Why a move may not be played, for the person who tried.
+pub(super) fn play_error(game: &Game, e: PlayError) -> ServiceError {
+    match e {
         PlayError::Occupied { point, by } => ServiceError::Occupied {
             point,
             point_name: point_name(game, point),
@@ -250,7 +246,25 @@ fn apply_move(
         },
         PlayError::GameOver => ServiceError::GameOver,
         PlayError::OutOfBoard(e) => ServiceError::OutOfBoard(e.to_string()),
-    })?;
+    }
+}
+
+/// Plays `p` for the side to move and records it, with the time the turn
+/// took (or `thought_ms`, the computer's own measure). In the opening the
+/// stone must be one the opening allows.
+pub(super) fn apply_move(
+    game: &mut Game,
+    p: Point,
+    thought_ms: Option<i64>,
+    now: DateTime<Utc>,
+) -> Result<MoveRecord> {
+    game.opening
+        .check_stone(&game.position, p)
+        .map_err(|e| opening_error(game, e))?;
+    let color = game.position.to_move();
+    // The turn ends with this move (an illegal one leaves this copy unsaved).
+    let elapsed = game.end_turn(now);
+    let outcome = game.position.play(p).map_err(|e| play_error(game, e))?;
     let ply = game.position.moves().len();
     let record = MoveRecord {
         ply,
@@ -299,21 +313,27 @@ pub(super) fn require_in_progress(game: &Game) -> Result<()> {
     }
 }
 
-/// The colour `caller` moves with now, or why they may not move.
-fn require_turn(game: &Game, caller: &PlayerRow) -> Result<Color> {
+/// The seat `caller` acts for now, or why they may not act: the side to
+/// move, or in the opening whoever the opening waits for.
+pub(super) fn require_turn(game: &Game, caller: &PlayerRow) -> Result<Color> {
     let seats = seats_of(game, caller)?;
     require_in_progress(game)?;
-    let to_move = game.position.to_move();
-    if seats.contains(&to_move) {
-        return Ok(to_move);
+    let turn = game.turn();
+    let actor = turn.actor;
+    if seats.contains(&actor) {
+        return Ok(actor);
     }
-    Err(ServiceError::NotYourTurn(match game.seat(to_move) {
+    let what = match turn.phase {
+        Phase::Move | Phase::Done => format!("{actor}'s turn"),
+        phase => format!("the opening's {} phase, for {actor}", phase.as_str()),
+    };
+    Err(ServiceError::NotYourTurn(match game.seat(actor) {
         Seat::Computer { .. } => format!(
-            "it is {to_move}'s turn and the computer plays {to_move}: POST /v1/games/{}/ai-move",
+            "it is {what} and the computer plays {actor}: POST /v1/games/{}/ai-move",
             game.id
         ),
-        Seat::Human { name, .. } => format!("it is {to_move}'s turn ({name} plays {to_move})"),
-        Seat::Open => format!("it is {to_move}'s turn"),
+        Seat::Human { name, .. } => format!("it is {what} ({name} plays {actor})"),
+        Seat::Open => format!("it is {what}"),
     }))
 }
 
@@ -482,6 +502,9 @@ impl Service {
                 "clocks are for games between two people: seat another player (or \"open\") opposite you".into(),
             ));
         }
+        spec.opening
+            .check_fits(&spec.variant)
+            .map_err(|e| ServiceError::Validation(e.to_string()))?;
         let now = Utc::now();
         let game = Game::create(
             random_id("g_"),
@@ -494,6 +517,7 @@ impl Service {
                 clock: spec.clock.map(|(main, floor)| Clock::new(main, floor)),
                 idle_limit_ms: Some(self.online.idle_limit.as_millis() as i64),
                 rematch_of: None,
+                opening: spec.opening,
             },
             now,
         );
@@ -643,19 +667,19 @@ impl Service {
         Ok(outcome)
     }
 
-    /// In a game against the computer, plays the computer's moves while it is
-    /// to move. Stops quietly if someone else changed the game meanwhile.
+    /// In a game against the computer, plays the computer's moves (and
+    /// opening decisions) while it is to act. Stops quietly if someone else
+    /// changed the game meanwhile.
     pub(super) async fn computer_replies(&self, outcome: &mut PlayOutcome) -> Result<()> {
         while outcome.game.mode() == Mode::Ai && outcome.game.status == Status::InProgress {
-            let to_move = outcome.game.position.to_move();
-            let Some(level) = outcome.game.seat(to_move).level() else {
+            let Some(level) = outcome.game.seat(outcome.game.turn().actor).level() else {
                 break;
             };
             let budget = self.computer.budget(None);
-            match self.computer_move(&outcome.game, level, budget).await {
-                Ok((game, record, thought)) => {
+            match self.computer_acts(&outcome.game, level, budget).await {
+                Ok((game, moves)) => {
                     outcome.game = game;
-                    outcome.moves.push((record, Some(thought)));
+                    outcome.moves.extend(moves);
                 }
                 Err(ServiceError::VersionMismatch { .. }) => {
                     outcome.game = self.game(&outcome.game.id).await?;
@@ -667,6 +691,28 @@ impl Service {
         Ok(())
     }
 
+    /// The computer acts for the seat the game waits for: an opening action
+    /// while the opening asks for one, else a move.
+    async fn computer_acts(
+        &self,
+        game: &Game,
+        level: Level,
+        budget: Duration,
+    ) -> Result<(Game, Vec<(MoveRecord, Option<Thought>)>)> {
+        let seed = self.seed_for(game);
+        if !matches!(game.turn().phase, Phase::Move | Phase::Done) {
+            return self.computer_opening(game, level, budget, seed).await;
+        }
+        let (game, record, thought) = self.computer_move(game, level, budget).await?;
+        Ok((game, vec![(record, Some(thought))]))
+    }
+
+    /// A seed for the computer's choices at this point of `game`.
+    pub(super) fn seed_for(&self, game: &Game) -> u64 {
+        let step = game.position.moves().len() + game.opening.log().entries().len();
+        game.seed ^ (step as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     /// Thinks for the side to move of `game` (outside any transaction), then
     /// plays the move if the game is still where it was.
     async fn computer_move(
@@ -675,8 +721,7 @@ impl Service {
         level: Level,
         budget: Duration,
     ) -> Result<(Game, MoveRecord, Thought)> {
-        let seed =
-            game.seed ^ (game.position.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = self.seed_for(game);
         let thought = self
             .computer
             .think(game.position.clone(), level, budget, seed)
@@ -711,7 +756,7 @@ impl Service {
             return Err(ServiceError::NotAPlayer);
         }
         require_in_progress(&game)?;
-        let to_move = game.position.to_move();
+        let to_move = game.turn().actor;
         let level = match (game.seat(to_move), game.mode()) {
             (
                 Seat::Computer {
@@ -734,11 +779,8 @@ impl Service {
             }
         };
         let budget = self.computer.budget(budget);
-        let (game, record, thought) = self.computer_move(&game, level, budget).await?;
-        Ok(PlayOutcome {
-            game,
-            moves: vec![(record, Some(thought))],
-        })
+        let (game, moves) = self.computer_acts(&game, level, budget).await?;
+        Ok(PlayOutcome { game, moves })
     }
 
     /// The computer's best candidates for the side to move, nothing played.
@@ -780,17 +822,28 @@ impl Service {
                     ));
                 }
                 _ if game.status == Status::Waiting => return Err(ServiceError::NotStarted),
-                Mode::Local => usize::from(game.position.can_undo()),
+                Mode::Local => usize::from(
+                    game.position.can_undo()
+                        || game.opening.decided_at(game.position.moves().len()),
+                ),
                 Mode::Ai => game.undo_count().unwrap_or(0),
             };
             if count == 0 {
                 return Err(ServiceError::NothingToUndo(
-                    "there is no move of yours to take back".into(),
+                    if game.mode() == Mode::Ai && game.opening.end_ply() > 0 {
+                        "there is no move of yours to take back: against the computer the opening's stones and decisions stand"
+                    } else {
+                        "there is no move of yours to take back"
+                    }
+                    .into(),
                 ));
             }
             game.end_turn(now);
-            for _ in 0..count {
-                game.position.undo();
+            // In a local game the last opening decision comes back first.
+            if !(game.mode() == Mode::Local && take_back_decision(game)) {
+                for _ in 0..count {
+                    game.position.undo();
+                }
             }
             if game.status == Status::Finished {
                 game.status = Status::InProgress;
@@ -845,7 +898,7 @@ impl Service {
             let seats = seats_of(game, caller)?;
             require_in_progress(game)?;
             let loser = if seats.len() == 2 {
-                game.position.to_move()
+                game.turn().actor
             } else {
                 seats[0]
             };
@@ -861,6 +914,24 @@ impl Service {
             Ok(())
         })
         .await
+    }
+}
+
+/// In a local game, takes back the opening decision made after the last
+/// stone, if there is one (a swap exchanges the seats back); what could be
+/// redone is forgotten, as after a new move.
+fn take_back_decision(game: &mut Game) -> bool {
+    let ply = game.position.moves().len();
+    match game.opening.take_back(ply) {
+        Some(decision) => {
+            if decision == Decision::Swap(true) {
+                game.swap_seats();
+            }
+            game.position.forget_redo();
+            game.stored.truncate(ply);
+            true
+        }
+        None => false,
     }
 }
 

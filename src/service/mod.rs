@@ -9,6 +9,7 @@ mod events;
 mod game;
 mod games;
 mod online;
+mod opening;
 mod players;
 
 pub use computer::{Computer, ComputerConfig, Thought};
@@ -19,6 +20,7 @@ pub use game::{
 };
 pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
 pub use online::{GameOffer, OnlineConfig, RematchOutcome};
+pub use opening::OpeningRequest;
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
 
 use std::sync::Arc;

@@ -180,6 +180,7 @@ fn spawn_rematch(game: &mut Game, created_by: &str, now: DateTime<Utc>) -> Game 
             clock: game.clock.map(|c| Clock::new(c.main_ms, c.floor_ms)),
             idle_limit_ms: game.idle_limit_ms,
             rematch_of: Some(game.id.clone()),
+            opening: game.opening.rule(),
         },
         now,
     );
@@ -401,7 +402,7 @@ impl Service {
             }
             require_in_progress(game)?;
             let me = seats[0];
-            if game.position.to_move() == me {
+            if game.turn().actor == me {
                 return Err(ServiceError::ClaimNotAllowed(
                     "it is your turn: only the player waiting for a move can claim the win".into(),
                 ));

@@ -46,6 +46,8 @@ pub struct GameRow {
     pub idle_limit_ms: Option<i64>,
     pub rematch_of: Option<String>,
     pub rematch_id: Option<String>,
+    pub opening_rule: String,
+    pub opening_log: String,
 }
 
 /// A move as stored.
@@ -79,7 +81,8 @@ macro_rules! select_games {
                     created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
                     created_at, updated_at, turn_started_at, invited, offer_kind, offer_by, offer_at, declines,
                     clock_main_ms, clock_floor_ms, black_clock_ms, white_clock_ms, deadline_ms,
-                    black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id
+                    black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id,
+                    opening_rule, opening_log
              FROM games ",
             $rest
         )
@@ -125,6 +128,8 @@ fn game(row: &SqliteRow) -> Result<GameRow> {
         idle_limit_ms: column(row, "idle_limit_ms")?,
         rematch_of: column(row, "rematch_of")?,
         rematch_id: column(row, "rematch_id")?,
+        opening_rule: column(row, "opening_rule")?,
+        opening_log: column(row, "opening_log")?,
     })
 }
 
@@ -134,9 +139,10 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
                             created_by, status, ply, record, winner, reason, winning_line, scored, version, seed,
                             created_at, updated_at, turn_started_at, invited, offer_kind, offer_by, offer_at, declines,
                             clock_main_ms, clock_floor_ms, black_clock_ms, white_clock_ms, deadline_ms,
-                            black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id)
+                            black_thinking_ms, white_thinking_ms, idle_limit_ms, rematch_of, rematch_id,
+                            opening_rule, opening_log)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-                 $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37)",
+                 $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39)",
     )
     .bind(&g.id)
     .bind(&g.rules)
@@ -175,6 +181,8 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     .bind(g.idle_limit_ms)
     .bind(&g.rematch_of)
     .bind(&g.rematch_id)
+    .bind(&g.opening_rule)
+    .bind(&g.opening_log)
     .execute(conn)
     .await?;
     Ok(())
@@ -188,7 +196,8 @@ pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) ->
                           winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12,
                           record = $14, invited = $15, offer_kind = $16, offer_by = $17, offer_at = $18,
                           declines = $19, black_clock_ms = $20, white_clock_ms = $21, deadline_ms = $22,
-                          black_thinking_ms = $23, white_thinking_ms = $24, rematch_id = $25
+                          black_thinking_ms = $23, white_thinking_ms = $24, rematch_id = $25,
+                          opening_log = $26
          WHERE id = $1 AND version = $13",
     )
     .bind(&g.id)
@@ -216,6 +225,7 @@ pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) ->
     .bind(g.black_thinking_ms)
     .bind(g.white_thinking_ms)
     .bind(&g.rematch_id)
+    .bind(&g.opening_log)
     .execute(conn)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -232,6 +242,7 @@ pub async fn game_with_players(
                 g.created_at, g.updated_at, g.turn_started_at, g.invited, g.offer_kind, g.offer_by, g.offer_at,
                 g.declines, g.clock_main_ms, g.clock_floor_ms, g.black_clock_ms, g.white_clock_ms, g.deadline_ms,
                 g.black_thinking_ms, g.white_thinking_ms, g.idle_limit_ms, g.rematch_of, g.rematch_id,
+                g.opening_rule, g.opening_log,
                 b.id AS b_id, b.name AS b_name, b.kind AS b_kind, b.level AS b_level, b.score AS b_score,
                 b.wins AS b_wins, b.losses AS b_losses, b.draws AS b_draws, b.abandoned AS b_abandoned,
                 b.games AS b_games, b.created_at AS b_created_at,

@@ -133,12 +133,17 @@ impl Store {
 }
 
 /// The migrations in `migrations/`, compiled into the binary.
-const MIGRATIONS: [(i64, &str, &str); 2] = [
+const MIGRATIONS: [(i64, &str, &str); 3] = [
     (1, "init", include_str!("../../migrations/0001_init.sql")),
     (
         2,
         "online",
         include_str!("../../migrations/0002_online.sql"),
+    ),
+    (
+        3,
+        "openings",
+        include_str!("../../migrations/0003_openings.sql"),
     ),
 ];
 
@@ -234,5 +239,9 @@ mod tests {
             (None, None, None)
         );
         assert_eq!(moves(&mut conn, "g_old", 3).await.unwrap().len(), 3);
+        assert_eq!(
+            (game.opening_rule.as_str(), game.opening_log.as_str()),
+            ("free", "")
+        );
     }
 }

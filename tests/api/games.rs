@@ -73,7 +73,7 @@ async fn in_standard_rules_an_overline_does_not_win_but_exactly_five_does() {
     );
 }
 
-const DOUBLE_THREE_SETUP: [&str; 8] = ["h9", "a15", "h8", "c15", "f6", "e15", "g6", "a13"];
+const DOUBLE_THREE_SETUP: [&str; 8] = ["h8", "a15", "h9", "c15", "f6", "e15", "g6", "a13"];
 
 #[tokio::test]
 async fn renju_refuses_blacks_forbidden_point_and_lists_it() {

@@ -575,6 +575,12 @@ impl Opening {
         self.log.0.push(Entry { ply, decision });
     }
 
+    /// Whether the last decision was made with `ply` stones on the board
+    /// (after the last stone), so that it is what an undo takes back.
+    pub fn decided_at(&self, ply: usize) -> bool {
+        self.log.0.last().is_some_and(|e| e.ply == ply)
+    }
+
     /// Takes back the last decision if it was made with `ply` stones on the
     /// board (after the last stone).
     pub fn take_back(&mut self, ply: usize) -> Option<Decision> {

@@ -108,7 +108,7 @@ impl NamedOpening {
     /// assert_eq!(NamedOpening::of(&moves, 15).unwrap().name, "Chosei");
     /// ```
     pub fn of(moves: &[Point], side: u8) -> Option<&'static NamedOpening> {
-        if moves.len() < 3 || side % 2 == 0 || side < 5 {
+        if moves.len() < 3 || side.is_multiple_of(2) || side < 5 {
             return None;
         }
         OPENINGS.iter().find(|opening| {
