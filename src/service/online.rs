@@ -61,9 +61,11 @@ pub(super) fn ask(
     require_in_progress(game)?;
     check_can_offer(game, me, kind)?;
     if offer == GameOffer::Takeback && game.moves_back_to_turn_of(me).is_none() {
-        return Err(ServiceError::NothingToUndo(
-            "you have no move on the board to take back".into(),
-        ));
+        return Err(ServiceError::NothingToUndo(if game.opening.end_ply() > 0 {
+            "you have no move after the opening to take back: the opening's stones and decisions stand".into()
+        } else {
+            "you have no move on the board to take back".into()
+        }));
     }
     game.offer = Some(Offer {
         kind,

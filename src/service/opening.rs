@@ -69,14 +69,9 @@ fn decide(game: &mut Game, decision: Decision, now: DateTime<Utc>) -> Result<()>
     Ok(())
 }
 
-/// Places opening stones in order; swap2's second player announces its two
-/// first. `thought_ms` is the computer's time, charged to the first stone.
-fn place(
-    game: &mut Game,
-    stones: &[Point],
-    thought_ms: Option<i64>,
-    now: DateTime<Utc>,
-) -> Result<Vec<MoveRecord>> {
+/// Places a person's opening stones in order; swap2's second player
+/// announces its two first.
+fn place(game: &mut Game, stones: &[Point], now: DateTime<Utc>) -> Result<Vec<MoveRecord>> {
     match game.turn().phase {
         Phase::SwapOrPlace if stones.len() == 2 => decide(game, Decision::PlaceTwo, now)?,
         Phase::SwapOrPlace => {
@@ -104,15 +99,7 @@ fn place(
     }
     stones
         .iter()
-        .enumerate()
-        .map(|(n, &p)| {
-            apply_move(
-                game,
-                p,
-                thought_ms.map(|ms| if n == 0 { ms } else { 0 }),
-                now,
-            )
-        })
+        .map(|&p| apply_move(game, p, None, now))
         .collect()
 }
 
@@ -162,7 +149,7 @@ impl Service {
                     }
                     OpeningRequest::Place(inputs) => {
                         let stones = points(inputs)?;
-                        place(game, &stones, None, now)
+                        place(game, &stones, now)
                     }
                 }
             })
@@ -198,15 +185,22 @@ impl Service {
                 ServiceError::Internal("the computer has no opening action to make".into())
             })?;
         let ms = elapsed.as_millis() as i64;
-        let (game, records) = self
-            .act(&game.id, Some(game.version), |game, now| match &action {
-                OpeningAction::Stones(stones) => place(game, stones, Some(ms), now),
-                OpeningAction::Decide { decision, then } => {
-                    decide(game, decision.clone(), now)?;
-                    then.iter()
-                        .map(|&p| apply_move(game, p, Some(0), now))
-                        .collect()
-                }
+        let (game, records): (Game, Vec<MoveRecord>) = self
+            .act(&game.id, Some(game.version), |game, now| {
+                let stones = match &action {
+                    OpeningAction::Stones(stones) => stones,
+                    OpeningAction::Decide { decision, then } => {
+                        decide(game, decision.clone(), now)?;
+                        then
+                    }
+                };
+                // The time it thought goes on the first stone, or went on
+                // the decision.
+                let mut time = Some(ms).filter(|_| matches!(action, OpeningAction::Stones(_)));
+                stones
+                    .iter()
+                    .map(|&p| apply_move(game, p, Some(time.take().unwrap_or(0)), now))
+                    .collect()
             })
             .await?;
         // Each stone the computer placed, with its level and time.

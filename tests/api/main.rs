@@ -9,6 +9,7 @@ mod helpers;
 mod live;
 mod online;
 mod openapi;
+mod openings;
 mod players;
 mod restart;
 mod undo_redo;

@@ -231,3 +231,18 @@ fn opening_rules_fit_only_the_games_they_are_for() {
     assert_eq!("RIF".parse::<OpeningRule>().unwrap(), OpeningRule::Rif);
     assert!("pro".parse::<OpeningRule>().is_err());
 }
+
+#[test]
+fn on_a_position_every_symmetry_keeps_a_point_and_its_eight_images_are_one() {
+    let mut game = renju();
+    game.play(p("h8")).unwrap();
+    let start = p("j11");
+    for s in Symmetry::ALL {
+        let image = s.apply(start, 15);
+        assert!(
+            gobang::rules::equivalent(game.board(), start, image),
+            "{image}"
+        );
+    }
+    assert!(!gobang::rules::equivalent(game.board(), start, p("j10")));
+}
