@@ -5,8 +5,8 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use crate::engine::{self, Level, Limits};
-use crate::rules::{ForbiddenPolicy, Point, Position, Variant};
+use crate::engine::{self, Level, Limits, OpeningAction};
+use crate::rules::{Decision, ForbiddenPolicy, Opening, OpeningRule, Point, Position, Variant};
 
 /// The protocol state: the board as the manager describes it.
 pub struct Brain {
@@ -19,6 +19,8 @@ pub struct Brain {
     /// Stones in the order they were placed, with their owner (true: ours).
     stones: Vec<(Point, bool)>,
     seed: u64,
+    /// The stones of a SWAP2BOARD command, in order, until its DONE.
+    swap2: Option<Vec<Point>>,
 }
 
 impl Brain {
@@ -32,10 +34,16 @@ impl Brain {
             time_left: None,
             stones: Vec::new(),
             seed: 1,
+            swap2: None,
         }
     }
 
+    /// The rules `INFO rule` named: bit 1 exactly five, bit 4 renju (bit 2,
+    /// a continuous game, changes nothing here); caro (bit 8) is not played.
     fn variant(&self) -> Result<Variant, String> {
+        if self.rule & 8 != 0 {
+            return Err(format!("rule {} (caro) is not supported", self.rule));
+        }
         let square = self.width == self.height;
         if self.rule & 4 != 0 {
             if (self.width, self.height) != (15, 15) {
@@ -84,20 +92,95 @@ impl Brain {
             .max(Duration::from_millis(5))
     }
 
+    fn limits(&mut self) -> Limits {
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        Limits {
+            time: self.budget(),
+            nodes: None,
+            seed: self.seed,
+        }
+    }
+
+    /// Answers SWAP2BOARD: with no stones, the three opening stones; with
+    /// three, `SWAP` (we take black), a move (we stay white and play it) or
+    /// two more stones; with five, `SWAP` (we keep black) or white's move
+    /// (we take white). Either way `SWAP` means "I play black".
+    fn swap2(&mut self, stones: Vec<Point>) -> String {
+        let variant = match self.variant() {
+            Ok(v) => v,
+            Err(e) => return format!("ERROR {e}"),
+        };
+        let mut position = Position::new(variant);
+        for &p in &stones {
+            if let Err(e) = position.play(p) {
+                return format!("ERROR stone {p}: {e}");
+            }
+        }
+        let mut opening = Opening::new(OpeningRule::Swap2);
+        match stones.len() {
+            0 | 3 => {}
+            5 => opening.record(3, Decision::PlaceTwo),
+            n => return format!("ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {n}"),
+        }
+        let limits = self.limits();
+        let Some(action) = engine::decide_opening(&position, &opening, self.level, &limits) else {
+            return "ERROR no opening decision to make".into();
+        };
+        let list = |points: &[Point]| {
+            points
+                .iter()
+                .map(|p| format!("{},{}", p.x, p.y))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // We play black when we place the first stones or answer SWAP.
+        let ours = |black: bool| {
+            stones
+                .iter()
+                .enumerate()
+                .map(|(n, &p)| (p, (n % 2 == 0) == black))
+                .collect::<Vec<_>>()
+        };
+        match action {
+            OpeningAction::Stones(placed) => {
+                self.stones = placed
+                    .iter()
+                    .enumerate()
+                    .map(|(n, &p)| (p, n % 2 == 0))
+                    .collect();
+                list(&placed)
+            }
+            OpeningAction::Decide {
+                decision: Decision::PlaceTwo,
+                then,
+            } => {
+                self.stones = ours(false);
+                self.stones.extend([(then[0], true), (then[1], false)]);
+                list(&then)
+            }
+            OpeningAction::Decide {
+                decision: Decision::Swap(swap),
+                ..
+            } => {
+                // The chooser after three stones is white unless it swaps;
+                // after five, the first player is black unless it swaps.
+                let black = if stones.len() == 3 { swap } else { !swap };
+                self.stones = ours(black);
+                if black { "SWAP".into() } else { self.think() }
+            }
+            OpeningAction::Decide { .. } => "ERROR unexpected opening decision".into(),
+        }
+    }
+
     fn think(&mut self) -> String {
         let position = match self.position() {
             Ok(p) => p,
             Err(e) => return format!("ERROR {e}"),
         };
-        self.seed = self
-            .seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let limits = Limits {
-            time: self.budget(),
-            nodes: None,
-            seed: self.seed,
-        };
+        let limits = self.limits();
         match engine::think(&position, self.level, &limits) {
             Some(decision) => {
                 self.stones.push((decision.point, true));
@@ -118,6 +201,22 @@ impl Brain {
     /// answer. `board` collects the lines between BOARD and DONE.
     pub fn command(&mut self, line: &str, board: &mut Option<Vec<(Point, u32)>>) -> Option<String> {
         let line = line.trim();
+        if self.swap2.is_some() {
+            if line.eq_ignore_ascii_case("DONE") {
+                let stones = self.swap2.take().unwrap_or_default();
+                return Some(self.swap2(stones));
+            }
+            return match self.parse_point(line) {
+                Some(p) => {
+                    self.swap2.get_or_insert_default().push(p);
+                    None
+                }
+                None => {
+                    self.swap2 = None;
+                    Some(format!("ERROR bad SWAP2BOARD line {line:?}"))
+                }
+            };
+        }
         if let Some(rows) = board.as_mut() {
             if line.eq_ignore_ascii_case("DONE") {
                 let rows = board.take().unwrap_or_default();
@@ -193,6 +292,10 @@ impl Brain {
             },
             "BOARD" => {
                 *board = Some(Vec::new());
+                None
+            }
+            "SWAP2BOARD" => {
+                self.swap2 = Some(Vec::new());
                 None
             }
             "TAKEBACK" => match self.parse_point(rest) {

@@ -127,3 +127,78 @@ fn the_brain_plays_a_whole_game_over_the_gomocup_protocol() {
     let status = brain.child.wait().unwrap();
     assert!(status.success());
 }
+
+/// Points in a SWAP2BOARD answer.
+fn points(answer: &str) -> Vec<Point> {
+    answer.split_whitespace().map(point).collect()
+}
+
+fn swap2board(brain: &mut Brain, stones: &[Point]) -> String {
+    brain.send("SWAP2BOARD");
+    for p in stones {
+        brain.send(&format!("{},{}", p.x, p.y));
+    }
+    brain.ask("DONE")
+}
+
+#[test]
+fn the_brain_answers_every_swap2board_question() {
+    let mut brain = Brain::start();
+    assert_eq!(brain.ask("START 15"), "OK");
+    brain.send("INFO timeout_turn 300");
+    brain.send("INFO rule 0");
+
+    // As the first player: three stones, black, white, black.
+    let three = points(&swap2board(&mut brain, &[]));
+    assert_eq!(three.len(), 3, "{three:?}");
+    let mut game = Position::new(Variant::freestyle(15).unwrap());
+    for &p in &three {
+        game.play(p).unwrap();
+    }
+
+    // As the second player: SWAP, white's fourth, or two more stones.
+    let answer = swap2board(&mut brain, &three);
+    match answer.as_str() {
+        "SWAP" => {}
+        _ => {
+            let placed = points(&answer);
+            assert!(matches!(placed.len(), 1 | 2), "{answer}");
+            let mut after = game.clone();
+            for p in placed {
+                after.play(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            }
+        }
+    }
+
+    // As the first player again, after two more: SWAP (keep black) or
+    // white's sixth. Then the game goes on with TURN as usual.
+    let five = [
+        Point::new(7, 7),
+        Point::new(8, 8),
+        Point::new(9, 7),
+        Point::new(6, 8),
+        Point::new(3, 3),
+    ];
+    let answer = swap2board(&mut brain, &five);
+    let mut game = Position::new(Variant::freestyle(15).unwrap());
+    for &p in &five {
+        game.play(p).unwrap();
+    }
+    if answer == "SWAP" {
+        // We play white's sixth; the brain, black, answers.
+        game.play(Point::new(10, 7)).unwrap();
+        let reply = point(&brain.ask("TURN 10,7"));
+        game.play(reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+    } else {
+        let sixth = point(&answer);
+        game.play(sixth).unwrap_or_else(|e| panic!("{sixth}: {e}"));
+        assert_eq!(game.board().get(sixth), Some(gobang::rules::Color::White));
+        // We, black, play on; the brain, white, answers legally.
+        game.play(Point::new(0, 14)).unwrap();
+        let reply = point(&brain.ask("TURN 0,14"));
+        game.play(reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+    }
+    assert!(swap2board(&mut brain, &five[..4]).starts_with("ERROR"));
+    brain.send("END");
+    assert!(brain.child.wait().unwrap().success());
+}
