@@ -9,7 +9,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::{self, Level, Limits};
-use crate::rules::{Color, OPENINGS, Outcome, Point, Position, RuleSet, Variant};
+use crate::rules::{
+    Color, Decision, OPENINGS, Opening, OpeningRule, Outcome, Phase, Point, Position, RuleSet,
+    Variant,
+};
 
 /// One side of a match.
 #[derive(Clone, Debug)]
@@ -55,6 +58,29 @@ pub struct MatchConfig {
     pub variant: Variant,
     pub time_per_move: Duration,
     pub seed: u64,
+    /// `free` plays from the 26 standard openings; any other rule has the
+    /// contenders make the opening themselves (external engines: swap2
+    /// only, through SWAP2BOARD).
+    pub opening_rule: OpeningRule,
+}
+
+impl MatchConfig {
+    /// Whether the contenders can play this match's opening rule.
+    pub fn check(&self) -> Result<(), String> {
+        self.opening_rule
+            .check_fits(&self.variant)
+            .map_err(|e| e.to_string())?;
+        let external = [&self.first, &self.second]
+            .iter()
+            .any(|c| matches!(c, Contender::External(_)));
+        if external && !matches!(self.opening_rule, OpeningRule::Free | OpeningRule::Swap2) {
+            return Err(format!(
+                "the {} opening needs decisions the Gomocup protocol cannot ask an external engine for: use free or swap2",
+                self.opening_rule
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// How one game ended, from the first contender's side.
@@ -199,6 +225,17 @@ impl External {
         }
     }
 
+    /// Asks SWAP2BOARD with `stones` (0, 3 or 5); the answer's words.
+    fn swap2(&mut self, stones: &[Point], time: Duration) -> Result<Vec<String>, String> {
+        self.send("SWAP2BOARD")?;
+        for p in stones {
+            self.send(&format!("{},{}", p.x, p.y))?;
+        }
+        self.send("DONE")?;
+        let answer = self.answer(time + Duration::from_millis(500))?;
+        Ok(answer.split_whitespace().map(str::to_string).collect())
+    }
+
     fn choose(&mut self, position: &Position, time: Duration) -> Result<Point, String> {
         // Describe the whole position each time: simple and always in sync.
         self.send("BOARD")?;
@@ -261,6 +298,134 @@ impl Player {
             Player::External(engine) => engine.choose(position, time),
         }
     }
+
+    /// This player's opening action in `position` (not an ordinary move).
+    fn open(
+        &mut self,
+        position: &Position,
+        opening: &Opening,
+        time: Duration,
+        seed: u64,
+    ) -> Result<engine::OpeningAction, String> {
+        use engine::OpeningAction;
+        match self {
+            Player::Level(level) => {
+                let limits = Limits {
+                    time,
+                    nodes: None,
+                    seed,
+                };
+                engine::decide_opening(position, opening, *level, &limits)
+                    .ok_or_else(|| "no opening action".to_string())
+            }
+            Player::External(engine) => {
+                let words = engine.swap2(position.moves(), time)?;
+                let points = words
+                    .iter()
+                    .map(|w| {
+                        let (x, y) = w.split_once(',').ok_or(format!("not a move: {w:?}"))?;
+                        match (x.trim().parse(), y.trim().parse()) {
+                            (Ok(x), Ok(y)) => Ok(Point::new(x, y)),
+                            _ => Err(format!("not a move: {w:?}")),
+                        }
+                    })
+                    .collect::<Result<Vec<Point>, String>>();
+                let swap = words.len() == 1 && words[0].eq_ignore_ascii_case("SWAP");
+                // SWAP means "I play black"; a move, white's next.
+                match (position.moves().len(), swap, points) {
+                    (0, false, Ok(stones)) if stones.len() == 3 => {
+                        Ok(OpeningAction::Stones(stones))
+                    }
+                    (3, true, _) => Ok(OpeningAction::Decide {
+                        decision: Decision::Swap(true),
+                        then: Vec::new(),
+                    }),
+                    (3, false, Ok(stones)) if stones.len() == 1 => Ok(OpeningAction::Decide {
+                        decision: Decision::Swap(false),
+                        then: stones,
+                    }),
+                    (3, false, Ok(stones)) if stones.len() == 2 => Ok(OpeningAction::Decide {
+                        decision: Decision::PlaceTwo,
+                        then: stones,
+                    }),
+                    (5, true, _) => Ok(OpeningAction::Decide {
+                        decision: Decision::Swap(false),
+                        then: Vec::new(),
+                    }),
+                    (5, false, Ok(stones)) if stones.len() == 1 => Ok(OpeningAction::Decide {
+                        decision: Decision::Swap(true),
+                        then: stones,
+                    }),
+                    (_, _, Err(e)) => Err(e),
+                    _ => Err(format!("not a SWAP2BOARD answer: {words:?}")),
+                }
+            }
+        }
+    }
+}
+
+/// Plays the opening with each player making its own decisions; returns
+/// whether the first contender plays black after it, or why a player lost.
+fn play_opening(
+    config: &MatchConfig,
+    position: &mut Position,
+    players: (&mut Player, &mut Player),
+    mut first_is_black: bool,
+    seed: u64,
+) -> Result<bool, (Color, String)> {
+    use engine::OpeningAction;
+    let (first, second) = players;
+    let mut opening = Opening::new(config.opening_rule);
+    loop {
+        let turn = opening.turn(position);
+        if matches!(turn.phase, Phase::Done) {
+            return Ok(first_is_black);
+        }
+        let first_acts = (turn.actor == Color::Black) == first_is_black;
+        let player = if first_acts {
+            &mut *first
+        } else {
+            &mut *second
+        };
+        let foul = |e: String| (turn.actor, e);
+        if turn.phase == Phase::Move {
+            let p = player
+                .choose(position, config.time_per_move, seed)
+                .map_err(foul)?;
+            opening
+                .check_stone(position, p)
+                .map_err(|e| foul(e.to_string()))?;
+            position.play(p).map_err(|e| foul(e.to_string()))?;
+            continue;
+        }
+        let action = player
+            .open(
+                position,
+                &opening,
+                config.time_per_move,
+                seed ^ position.moves().len() as u64,
+            )
+            .map_err(foul)?;
+        let stones = match action {
+            OpeningAction::Stones(stones) => stones,
+            OpeningAction::Decide { decision, then } => {
+                opening
+                    .check_decision(position, &decision)
+                    .map_err(|e| foul(e.to_string()))?;
+                if decision == Decision::Swap(true) {
+                    first_is_black = !first_is_black;
+                }
+                opening.record(position.moves().len(), decision);
+                then
+            }
+        };
+        for p in stones {
+            opening
+                .check_stone(position, p)
+                .map_err(|e| foul(e.to_string()))?;
+            position.play(p).map_err(|e| foul(e.to_string()))?;
+        }
+    }
 }
 
 /// Plays one game; `first_is_black` says which contender has black.
@@ -298,6 +463,31 @@ fn play_game(
             return report;
         }
     };
+    let mut first_is_black = first_is_black;
+    if config.opening_rule != OpeningRule::Free {
+        match play_opening(
+            config,
+            &mut position,
+            (&mut first, &mut second),
+            first_is_black,
+            seed,
+        ) {
+            Ok(black) => first_is_black = black,
+            Err((loser, e)) => {
+                // The seat that failed loses; who sits there is as now.
+                report.score = if (loser == Color::Black) == first_is_black {
+                    0.0
+                } else {
+                    1.0
+                };
+                report.reason = format!("{loser} failed in the opening: {e}");
+                report.moves = position.moves().to_vec();
+                return report;
+            }
+        }
+        report.first_is_black = first_is_black;
+        report.moves = position.moves().to_vec();
+    }
     let score_for = |winner: Color| {
         if (winner == Color::Black) == first_is_black {
             1.0
@@ -366,11 +556,12 @@ pub fn run(
         o.iter()
             .all(|p| p.x < config.variant.width() && p.y < config.variant.height())
     };
-    let openings: Vec<Vec<Point>> = if config.variant.area() >= 49 {
-        openings.into_iter().filter(fits).collect()
-    } else {
-        vec![Vec::new()]
-    };
+    let openings: Vec<Vec<Point>> =
+        if config.variant.area() >= 49 && config.opening_rule == OpeningRule::Free {
+            openings.into_iter().filter(fits).collect()
+        } else {
+            vec![Vec::new()]
+        };
     // Each opening is played twice, colours swapped.
     let schedule: Vec<(usize, bool)> = (0..config.games)
         .map(|n| ((n / 2) % openings.len(), n % 2 == 0))

@@ -62,6 +62,11 @@ struct ArenaArgs {
     /// Write every game as a JSON line to this file.
     #[arg(long)]
     record: Option<std::path::PathBuf>,
+    /// free (the 26 standard openings, colours alternating), or rif,
+    /// yamaguchi, swap2, swap1: the contenders make the opening themselves,
+    /// each starting as the first player in turn.
+    #[arg(long, default_value = "free")]
+    opening_rule: String,
 }
 
 #[derive(clap::Args)]
@@ -139,7 +144,9 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
         variant,
         time_per_move: Duration::from_millis(args.time_ms),
         seed: args.seed,
+        opening_rule: args.opening_rule.parse()?,
     };
+    config.check()?;
     let total = args.games;
     let progress = |games: &[arena::GameReport]| {
         let wins = games.iter().filter(|g| g.score == 1.0).count();
