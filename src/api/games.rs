@@ -356,6 +356,24 @@ fn text_board(game: &Game) -> String {
     if let Some(offer) = &view.offer {
         out.push_str(&format!("{} asks for a {}\n", offer.by, offer.kind));
     }
+    let opening = &view.opening;
+    if opening.rule != "free" || opening.name.is_some() {
+        let mut line = format!("opening: {}", opening.rule);
+        if let Some(name) = &opening.name {
+            line.push_str(&format!(" · {} {} ({})", name.name, name.kanji, name.id));
+        }
+        if let (Some(to_act), phase) = (opening.to_act, opening.phase)
+            && !matches!(phase, "done" | "move")
+        {
+            line.push_str(&format!(" · {to_act} to {}", phase.replace('_', " or ")));
+        }
+        if !opening.offered.is_empty() {
+            let offered: Vec<&str> = opening.offered.iter().map(|p| p.name.as_str()).collect();
+            line.push_str(&format!(" · offered {}", offered.join(", ")));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
     out.push_str(&game.position.board().diagram(game.position.last_move()));
     if !view.forbidden.is_empty() {
         let names: Vec<String> = view

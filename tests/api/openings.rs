@@ -99,6 +99,11 @@ async fn a_rif_game_between_two_people_goes_through_every_phase() {
     assert_eq!(state["opening"]["phase"], "swap");
     assert_eq!(state["opening"]["to_act"], "white");
     assert_eq!(state["opening"]["actions"], json!(["swap"]));
+    let text = app.game_text(&game).await;
+    assert!(
+        text.contains("opening: rif · Sosei 疎星 (D3) · white to swap\n"),
+        "{text}"
+    );
 
     // Bob decides on the colours; nothing else will do.
     assert_problem(
