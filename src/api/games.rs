@@ -367,7 +367,7 @@ fn text_board(game: &Game) -> String {
         {
             line.push_str(&format!(" · {to_act} to {}", phase.replace('_', " or ")));
         }
-        if !opening.offered.is_empty() {
+        if opening.phase == "choose" {
             let offered: Vec<&str> = opening.offered.iter().map(|p| p.name.as_str()).collect();
             line.push_str(&format!(" · offered {}", offered.join(", ")));
         }
