@@ -7,6 +7,7 @@ use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, assert_problem, spawn_app};
+use crate::live::EventReader;
 
 async fn opening(app: &TestApp, game: &str, token: &str, body: Value) -> Response {
     app.post(
@@ -762,4 +763,53 @@ async fn the_computer_plays_every_opening_role() {
         let decisions = end["opening"]["decisions"].as_array().unwrap();
         assert!(!decisions.is_empty(), "{opening_rule}: {}", end["opening"]);
     }
+}
+
+#[tokio::test]
+async fn followers_see_every_opening_decision_and_stale_ones_are_refused() {
+    let app = spawn_app().await;
+    let (game, token) = app
+        .local_game(json!({"rules": "freestyle", "opening": "swap2"}))
+        .await;
+    let mut follower = EventReader::open(&app, &game, None).await;
+    let (_, first) = follower.next().await;
+    assert_eq!(first["opening"]["phase"], "place");
+    let placed = opening_ok(&app, &game, &token, json!({"place": ["h8", "j9", "g10"]})).await;
+    let version = placed["game"]["version"].as_i64().unwrap();
+    // Each placed stone is its own state; the follower sees them in order.
+    let mut last = Value::Null;
+    while last["version"].as_i64() != Some(version) {
+        last = follower.next().await.1;
+    }
+    assert_eq!(last["opening"]["phase"], "swap_or_place");
+
+    // A decision sent against an older version is refused and changes nothing.
+    let stale = app
+        .client
+        .post(app.url(&format!("/v1/games/{game}/opening")))
+        .bearer_auth(&token)
+        .header("if-match", format!("\"{}\"", version - 1))
+        .json(&json!({"swap": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(stale, StatusCode::PRECONDITION_FAILED, "VERSION_MISMATCH").await;
+    let fresh = app
+        .client
+        .post(app.url(&format!("/v1/games/{game}/opening")))
+        .bearer_auth(&token)
+        .header("if-match", format!("\"{version}\""))
+        .json(&json!({"swap": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(fresh.status(), StatusCode::OK);
+    assert_eq!(
+        fresh.headers()["etag"],
+        format!("\"{}\"", version + 1).as_str()
+    );
+    let (seen, state) = follower.next().await;
+    assert_eq!(seen, version + 1);
+    assert_eq!(state["opening"]["decisions"][0]["swap"], true);
+    assert_eq!(state["opening"]["phase"], "done");
 }
