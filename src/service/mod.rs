@@ -8,9 +8,13 @@ mod error;
 mod events;
 mod game;
 mod games;
+mod offers;
 mod online;
 mod opening;
+mod persist;
+mod play;
 mod players;
+mod replies;
 
 pub use computer::{Computer, ComputerConfig, Thought};
 pub use error::{Result, ServiceError};
@@ -18,9 +22,11 @@ pub use events::{Events, GameEvent, Subscription};
 pub use game::{
     Clock, Declines, Game, GameResult, Mode, MoveRecord, Offer, OfferKind, Reason, Seat, Status,
 };
-pub use games::{GameList, GameSpec, PlayOutcome, PointInput, SeatSpec};
-pub use online::{GameOffer, OnlineConfig, RematchOutcome};
+pub use games::{GameList, GameSpec, SeatSpec};
+pub use offers::GameOffer;
+pub use online::{OnlineConfig, RematchOutcome};
 pub use opening::OpeningRequest;
+pub use play::{PlayOutcome, PointInput};
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
 
 use std::sync::Arc;

@@ -3,16 +3,14 @@
 //! placing several opening stones at once; for a person through
 //! `POST …/opening`, and for the computer when its seat is asked.
 
-use std::time::Duration;
-
 use chrono::{DateTime, Utc};
 
 use super::Service;
-use super::computer::Thought;
 use super::error::{Result, ServiceError};
 use super::game::{Game, MoveRecord};
-use super::games::{PlayOutcome, PointInput, apply_move, play_error, require_turn, resolve_point};
-use crate::engine::{Decision as EngineDecision, Level, OpeningAction};
+use super::play::{
+    PlayOutcome, PointInput, apply_move, decide, opening_error, require_turn, resolve_point,
+};
 use crate::rules::{Decision, OpeningError, Phase, Point};
 use crate::store::PlayerRow;
 
@@ -30,43 +28,6 @@ pub enum OpeningRequest {
     /// Opening stones, in order: the first player's first stones, or swap2's
     /// two more (white, then black).
     Place(Vec<PointInput>),
-}
-
-/// An opening refusal as the service words it, with point names.
-pub(super) fn opening_error(game: &Game, e: OpeningError) -> ServiceError {
-    match e {
-        OpeningError::DecisionRequired { .. } => ServiceError::OpeningDecisionRequired(format!(
-            "{e}: POST /v1/games/{}/opening",
-            game.id
-        )),
-        OpeningError::NotNow { .. } => ServiceError::OpeningWrongPhase(e.to_string()),
-        OpeningError::OutsideZone { .. } => ServiceError::OutsideOpeningZone(e.to_string()),
-        OpeningError::NotOffered { .. } => ServiceError::NotOffered(e.to_string()),
-        OpeningError::SymmetricOffers { .. } => ServiceError::SymmetricOffers(e.to_string()),
-        OpeningError::Play(e) => play_error(game, e),
-        OpeningError::Log(_) => ServiceError::Internal(e.to_string()),
-        OpeningError::UnknownRule(_)
-        | OpeningError::NotForVariant { .. }
-        | OpeningError::OfferCount { .. }
-        | OpeningError::SameOffer { .. }
-        | OpeningError::DeclaredCount { .. } => ServiceError::Validation(e.to_string()),
-    }
-}
-
-/// Makes `decision` for the seat that acts (checked first): its time goes
-/// on that seat's clock, a swap exchanges the players' seats, and any offer
-/// still open lapses.
-fn decide(game: &mut Game, decision: Decision, now: DateTime<Utc>) -> Result<()> {
-    game.opening
-        .check_decision(&game.position, &decision)
-        .map_err(|e| opening_error(game, e))?;
-    game.end_turn(now);
-    if decision == Decision::Swap(true) {
-        game.swap_seats();
-    }
-    game.opening.record(game.position.moves().len(), decision);
-    game.offer = None;
-    Ok(())
 }
 
 /// Places a person's opening stones in order; swap2's second player
@@ -160,67 +121,5 @@ impl Service {
         };
         self.computer_replies(&mut outcome).await?;
         Ok(outcome)
-    }
-
-    /// The computer's opening action for the seat asked, played if the game
-    /// is still where it was.
-    pub(super) async fn computer_opening(
-        &self,
-        game: &Game,
-        level: Level,
-        budget: Duration,
-        seed: u64,
-    ) -> Result<(Game, Vec<(MoveRecord, Option<Thought>)>)> {
-        let (action, elapsed) = self
-            .computer
-            .decide_opening(
-                game.position.clone(),
-                game.opening.clone(),
-                level,
-                budget,
-                seed,
-            )
-            .await?
-            .ok_or_else(|| {
-                ServiceError::Internal("the computer has no opening action to make".into())
-            })?;
-        let ms = elapsed.as_millis() as i64;
-        let (game, records): (Game, Vec<MoveRecord>) = self
-            .act(&game.id, Some(game.version), |game, now| {
-                let stones = match &action {
-                    OpeningAction::Stones(stones) => stones,
-                    OpeningAction::Decide { decision, then } => {
-                        decide(game, decision.clone(), now)?;
-                        then
-                    }
-                };
-                // The time it thought goes on the first stone, or went on
-                // the decision.
-                let mut time = Some(ms).filter(|_| matches!(action, OpeningAction::Stones(_)));
-                stones
-                    .iter()
-                    .map(|&p| apply_move(game, p, Some(time.take().unwrap_or(0)), now))
-                    .collect()
-            })
-            .await?;
-        // Each stone the computer placed, with its level and time.
-        let moves = records
-            .into_iter()
-            .map(|record| {
-                let thought = Thought {
-                    level,
-                    decision: EngineDecision {
-                        point: record.point,
-                        candidates: Vec::new(),
-                        depth: 0,
-                        nodes: 0,
-                        forced_win_in: None,
-                    },
-                    elapsed: Duration::from_millis(record.thinking_ms.max(0) as u64),
-                };
-                (record, Some(thought))
-            })
-            .collect();
-        Ok((game, moves))
     }
 }

@@ -328,8 +328,10 @@ fn near_the_end_of_a_big_board_the_expert_still_keeps_its_budget() {
     };
     let started = Instant::now();
     let d = think(&position, Level::Expert, &limits).unwrap();
+    // Generous, for a machine busy with the other tests: a search that
+    // ignored its budget here would run for many seconds.
     assert!(
-        started.elapsed() < Duration::from_millis(300),
+        started.elapsed() < Duration::from_millis(1000),
         "took {:?}",
         started.elapsed()
     );

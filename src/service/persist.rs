@@ -1,0 +1,262 @@
+//! Loading and saving games: an action runs on the game as loaded and is
+//! written in one transaction only if the game is still at that version
+//! (else it is tried again on the newer game), with the move record and
+//! the scores; followers are told after the commit.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use super::Service;
+use super::error::{Result, ServiceError};
+use super::game::{Game, GameResult, Reason};
+use super::play::finish;
+use crate::rules::{Color, Point};
+use crate::store::{self, Conn, ScoreChange};
+
+/// What a game looked like before an action, to know what to write.
+struct Before {
+    version: i64,
+    stored: Vec<Point>,
+    scored: bool,
+    result: Option<GameResult>,
+}
+
+impl Before {
+    fn of(game: &Game) -> Before {
+        Before {
+            version: game.version,
+            stored: game.stored.clone(),
+            scored: game.scored,
+            result: game.result.clone(),
+        }
+    }
+}
+
+/// Loads a whole game, or says there is none.
+pub(super) async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
+    let (row, black, white) =
+        store::game_with_players(conn, id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "game",
+                id: id.to_string(),
+            })?;
+    Game::from_rows(row, black, white)
+}
+
+/// Writes what an action changed: the game row (one version up), the move
+/// record, and the scores when the result came or went.
+async fn write_game(
+    tx: &mut Conn,
+    before: &Before,
+    game: &mut Game,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    game.version = before.version + 1;
+    game.updated_at = now;
+    // First, so that this game can point to it (rolled back with the rest
+    // if this game moved on meanwhile).
+    if let Some(spawned) = &game.spawned {
+        store::insert_game(tx, &spawned.to_row()).await?;
+    }
+    if !store::update_game(tx, &game.to_row(), before.version).await? {
+        return Err(ServiceError::VersionMismatch {
+            expected: before.version,
+            current: before.version + 1,
+        });
+    }
+    let common = before
+        .stored
+        .iter()
+        .zip(&game.stored)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common < before.stored.len() {
+        store::delete_moves_from(tx, &game.id, common as i64 + 1).await?;
+    }
+    for record in std::mem::take(&mut game.new_records) {
+        debug_assert!(record.ply > common);
+        let row = store::MoveRow {
+            ply: record.ply as i64,
+            x: record.point.x as i64,
+            y: record.point.y as i64,
+            color: record.color.as_str().to_string(),
+            played_at: record.played_at,
+            thinking_ms: record.thinking_ms,
+        };
+        store::insert_move(tx, &game.id, &row).await?;
+    }
+    match (before.scored, game.scored) {
+        (true, false) => apply_result(tx, game, before.result.as_ref(), -1).await?,
+        (false, true) => apply_result(tx, game, game.result.as_ref(), 1).await?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Counts (`sign` 1) or takes back (`sign` -1) a result in both players' scores.
+async fn apply_result(
+    tx: &mut Conn,
+    game: &Game,
+    result: Option<&GameResult>,
+    sign: i64,
+) -> Result<()> {
+    let Some(result) = result else { return Ok(()) };
+    for color in [Color::Black, Color::White] {
+        let Some(id) = game.seat(color).player_id() else {
+            continue;
+        };
+        let change = match result.winner {
+            None => ScoreChange::Draw,
+            Some(w) if w == color => ScoreChange::Win,
+            Some(_) if result.reason == Reason::Abandoned => ScoreChange::Abandoned,
+            Some(_) => ScoreChange::Loss,
+        };
+        store::apply_score(tx, id, change, sign).await?;
+    }
+    Ok(())
+}
+
+/// Ends a game whose side to move ran out of time: the clock stopped at
+/// the deadline.
+fn lose_on_time(game: &mut Game, now: DateTime<Utc>) {
+    let loser = game.turn().actor;
+    let flag_fall = game.deadline().map_or(now, |deadline| deadline.min(now));
+    game.end_turn(flag_fall);
+    finish(
+        game,
+        GameResult {
+            winner: Some(loser.opponent()),
+            reason: Reason::Timeout,
+            winning_line: Vec::new(),
+        },
+    );
+}
+
+pub(super) fn check_version(game: &Game, if_match: Option<i64>) -> Result<()> {
+    match if_match {
+        Some(expected) if expected != game.version => Err(ServiceError::VersionMismatch {
+            expected,
+            current: game.version,
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl Service {
+    /// Runs `action` on game `id` and saves what it changed in one write
+    /// transaction. The game is loaded and the action checked outside the
+    /// write lock; the write applies only if the game is still at the
+    /// version loaded (else, without `If-Match`, the action is tried again on
+    /// the newer game). So two racing actions can never both apply, and the
+    /// lock is held for the writes alone.
+    pub(super) async fn act<T>(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        mut action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<T>,
+    ) -> Result<(Game, T)> {
+        let (game, value) = self
+            .act_maybe(id, if_match, |game, now| action(game, now).map(Some))
+            .await?
+            .expect("an action that always changes the game");
+        Ok((game, value))
+    }
+
+    /// [`Service::act`] for an action whose answer is the game after it.
+    pub(super) async fn change(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<()>,
+    ) -> Result<Game> {
+        Ok(self.act(id, if_match, action).await?.0)
+    }
+
+    /// [`Service::act`] for an action that may find nothing to do
+    /// (`Ok(None)`: nothing is written). A game whose clock has run out is
+    /// first ended on time, whatever the action.
+    pub(super) async fn act_maybe<T>(
+        &self,
+        id: &str,
+        if_match: Option<i64>,
+        mut action: impl FnMut(&mut Game, DateTime<Utc>) -> Result<Option<T>>,
+    ) -> Result<Option<(Game, T)>> {
+        const ATTEMPTS: usize = 16;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut game = self.game(id).await?;
+            let now = Utc::now();
+            if game.out_of_time(now) {
+                let before = Before::of(&game);
+                lose_on_time(&mut game, now);
+                match self.save(&before, &mut game, now).await {
+                    Ok(()) | Err(ServiceError::VersionMismatch { .. }) => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+            check_version(&game, if_match)?;
+            let before = Before::of(&game);
+            let Some(value) = action(&mut game, now)? else {
+                return Ok(None);
+            };
+            match self.save(&before, &mut game, now).await {
+                Ok(()) => return Ok(Some((game, value))),
+                Err(ServiceError::VersionMismatch { .. })
+                    if if_match.is_none() && attempt < ATTEMPTS =>
+                {
+                    continue;
+                }
+                Err(ServiceError::VersionMismatch { expected, .. }) => {
+                    let current = self.game(id).await?.version;
+                    return Err(ServiceError::VersionMismatch { expected, current });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Writes an action's changes if the game is still at the version it was
+    /// loaded at, then tells the game's followers (and the clock watcher).
+    async fn save(&self, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
+        let mut tx = self.store.write().await?;
+        write_game(&mut tx, before, game, now).await?;
+        tx.commit().await?;
+        let spawned = game.spawned.take();
+        self.events.publish(game);
+        if let Some(spawned) = spawned {
+            self.events.publish(&spawned);
+        }
+        if game.clock.is_some() {
+            self.clocks_changed.notify_one();
+        }
+        Ok(())
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Game> {
+        let mut conn = self.store.read().await?;
+        load(&mut conn, id).await
+    }
+
+    /// The game once its version is past `after`, or as it is after
+    /// `timeout` (long polling).
+    pub async fn wait_for_change(&self, id: &str, after: i64, timeout: Duration) -> Result<Game> {
+        // Subscribe before reading, so a change between the two is not missed.
+        let mut subscription = self.events.subscribe(id, None);
+        let game = self.game(id).await?;
+        if game.version > after {
+            return Ok(game);
+        }
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            match tokio::time::timeout_at(deadline, subscription.receiver.recv()).await {
+                Ok(Ok(event)) if event.version() > after => return Ok(event.game.clone()),
+                Ok(Ok(_)) => continue,
+                // Fell behind, or timed out: the stored state is the answer.
+                Ok(Err(_)) | Err(_) => return self.game(id).await,
+            }
+        }
+    }
+}
