@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{self, Level, Limits};
 use crate::rules::{
-    Color, Decision, OPENINGS, Opening, OpeningRule, Outcome, Phase, Point, Position, RuleSet,
-    Variant,
+    Color, Decision, OPENINGS, Opening, OpeningRule, Outcome, Phase, Point, Position, Variant,
 };
 
 /// One side of a match.
@@ -191,11 +190,7 @@ impl External {
         };
         engine.send(&size)?;
         engine.answer(Duration::from_secs(10))?;
-        let rule = match variant.rule_set() {
-            RuleSet::Renju => 4,
-            RuleSet::Standard => 1,
-            _ => 0,
-        };
+        let rule = variant.gomocup_rule();
         engine.send(&format!("INFO timeout_turn {}", time.as_millis()))?;
         engine.send("INFO timeout_match 0")?;
         engine.send(&format!("INFO rule {rule}"))?;

@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::engine::{self, Level, Limits, OpeningAction};
-use crate::rules::{Decision, ForbiddenPolicy, Opening, OpeningRule, Point, Position, Variant};
+use crate::rules::{Decision, Opening, OpeningRule, Point, Position, Variant};
 
 /// The protocol state: the board as the manager describes it.
 pub struct Brain {
@@ -38,29 +38,8 @@ impl Brain {
         }
     }
 
-    /// The rules `INFO rule` named: bit 1 exactly five, bit 4 renju (bit 2,
-    /// a continuous game, changes nothing here); caro (bit 8) is not played.
     fn variant(&self) -> Result<Variant, String> {
-        if self.rule & 8 != 0 {
-            return Err(format!("rule {} (caro) is not supported", self.rule));
-        }
-        let square = self.width == self.height;
-        if self.rule & 4 != 0 {
-            if (self.width, self.height) != (15, 15) {
-                return Err("renju is played on 15x15 only".into());
-            }
-            return Ok(Variant::renju(ForbiddenPolicy::Lose));
-        }
-        let exact = self.rule & 1 != 0;
-        match (square, exact) {
-            (true, false) if self.width >= 5 => {
-                Variant::freestyle(self.width).map_err(|e| e.to_string())
-            }
-            (true, true) if self.width >= 5 => {
-                Variant::standard(self.width).map_err(|e| e.to_string())
-            }
-            _ => Variant::custom(self.width, self.height, 5, !exact).map_err(|e| e.to_string()),
-        }
+        Variant::from_gomocup(self.rule, self.width, self.height).map_err(|e| e.to_string())
     }
 
     /// The position the stones make; black is whoever has as many stones as

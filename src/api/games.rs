@@ -15,7 +15,7 @@ use super::types::{
     MoveView, MovesPlayed, SeatRequest, You,
 };
 use crate::engine::Level;
-use crate::rules::{ForbiddenPolicy, OpeningRule, RuleSet, Variant};
+use crate::rules::{ForbiddenPolicy, OpeningRule, RuleSet, Variant, VariantSpec};
 use crate::service::{Game, GameSpec, PlayOutcome, PointInput, SeatSpec, Service, Status};
 
 pub(super) fn etag(version: i64) -> ETag {
@@ -57,68 +57,26 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
         .unwrap_or("freestyle")
         .parse()
         .map_err(|e: crate::rules::VariantError| ApiError::validation(e.to_string()))?;
-    let only_for = |present: bool, field: &str, applies: &str| -> Result<()> {
-        if present {
-            Err(ApiError::validation(format!(
-                "{field} applies to {applies} rules only"
-            )))
-        } else {
-            Ok(())
+    let forbidden = match body.forbidden.as_deref() {
+        None => None,
+        Some("reject") => Some(ForbiddenPolicy::Reject),
+        Some("lose") => Some(ForbiddenPolicy::Lose),
+        Some(other) => {
+            return Err(ApiError::validation(format!(
+                "forbidden must be \"reject\" or \"lose\", not {other:?}"
+            )));
         }
     };
-    if rules != RuleSet::Custom {
-        only_for(body.width.is_some(), "width", "custom")?;
-        only_for(body.height.is_some(), "height", "custom")?;
-        only_for(body.k.is_some(), "k", "custom")?;
-        only_for(body.overline_wins.is_some(), "overline_wins", "custom")?;
-    }
-    if rules != RuleSet::Renju {
-        only_for(body.forbidden.is_some(), "forbidden", "renju")?;
-    }
-    let board_size = side(body.board_size, "board_size")?;
-    let invalid = |e: crate::rules::VariantError| ApiError::validation(e.to_string());
-    let variant = match rules {
-        RuleSet::Freestyle => Variant::freestyle(board_size.unwrap_or(15)).map_err(invalid)?,
-        RuleSet::Standard => Variant::standard(board_size.unwrap_or(15)).map_err(invalid)?,
-        RuleSet::Renju => {
-            if let Some(size) = board_size.filter(|&s| s != 15) {
-                return Err(invalid(crate::rules::VariantError::RenjuSize {
-                    width: size,
-                    height: size,
-                }));
-            }
-            let policy = match body.forbidden.as_deref() {
-                None | Some("reject") => ForbiddenPolicy::Reject,
-                Some("lose") => ForbiddenPolicy::Lose,
-                Some(other) => {
-                    return Err(ApiError::validation(format!(
-                        "forbidden must be \"reject\" or \"lose\", not {other:?}"
-                    )));
-                }
-            };
-            Variant::renju(policy)
-        }
-        RuleSet::TicTacToe => {
-            if let Some(size) = board_size.filter(|&s| s != 3) {
-                return Err(invalid(crate::rules::VariantError::TicTacToeSize {
-                    width: size,
-                    height: size,
-                }));
-            }
-            Variant::tictactoe()
-        }
-        RuleSet::Custom => {
-            let width = side(body.width, "width")?.or(board_size).ok_or_else(|| {
-                ApiError::validation(
-                    "custom rules need width and height (or board_size for a square board)",
-                )
-            })?;
-            let height = side(body.height, "height")?.or(board_size).unwrap_or(width);
-            let k = side(body.k, "k")?.unwrap_or(5.min(width.max(height)));
-            Variant::custom(width, height, k, body.overline_wins.unwrap_or(false))
-                .map_err(invalid)?
-        }
+    let spec = VariantSpec {
+        board_size: side(body.board_size, "board_size")?,
+        width: side(body.width, "width")?,
+        height: side(body.height, "height")?,
+        k: side(body.k, "k")?,
+        overline_wins: body.overline_wins,
+        forbidden,
     };
+    let variant =
+        Variant::from_spec(rules, &spec).map_err(|e| ApiError::validation(e.to_string()))?;
     let seat = |request: Option<SeatRequest>, default: SeatSpec| -> Result<SeatSpec> {
         match request {
             None => Ok(default),

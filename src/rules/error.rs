@@ -43,8 +43,20 @@ pub enum VariantError {
         width: u8,
         height: u8,
     },
-    #[error("unknown rule set {0:?}: use freestyle, standard, renju, tictactoe or custom")]
+    #[error("unknown rule set {0:?}: use {names}", names = super::RuleSet::ALL.map(super::RuleSet::as_str).join(", "))]
     UnknownRules(String),
+    #[error("{option} applies to {applies} rules only, not {rules}")]
+    OptionNotFor {
+        option: &'static str,
+        rules: &'static str,
+        applies: &'static str,
+    },
+    #[error("custom rules need width and height (or board_size for a square board)")]
+    CustomNeedsSize,
+    #[error(
+        "Gomocup rule {0} is not played here: use 0 (freestyle), 1 (exactly five) or 4 (renju)"
+    )]
+    GomocupRule(u32),
 }
 
 /// A move that may not be played.

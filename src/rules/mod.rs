@@ -22,4 +22,4 @@ pub use opening::{
 };
 pub use point::{MAX_SIDE, Point, PointName, check_on_board, parse_point};
 pub use position::{Outcome, Position, WinReason};
-pub use variant::{ForbiddenPolicy, RuleSet, Variant};
+pub use variant::{ForbiddenPolicy, RuleSet, Variant, VariantSpec};

@@ -200,6 +200,169 @@ impl Variant {
     }
 }
 
+/// A rule set's options as a game is created with them: each applies to
+/// some rule sets only, and [`Variant::from_spec`] says so when one is given
+/// where it does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VariantSpec {
+    /// Side of a square board (freestyle, standard; renju and tic-tac-toe
+    /// accept only their own size).
+    pub board_size: Option<u8>,
+    /// Custom rules: width, height, k, and whether overlines win.
+    pub width: Option<u8>,
+    pub height: Option<u8>,
+    pub k: Option<u8>,
+    pub overline_wins: Option<bool>,
+    /// Renju: what a forbidden move does.
+    pub forbidden: Option<ForbiddenPolicy>,
+}
+
+impl Variant {
+    /// The variant a client asked for: `rules` with the options in `spec`,
+    /// defaults for the rest. The one place that knows which option goes
+    /// with which rule set.
+    ///
+    /// ```
+    /// use gobang::rules::{RuleSet, Variant, VariantSpec};
+    /// let v = Variant::from_spec(RuleSet::Freestyle, &VariantSpec { board_size: Some(19), ..Default::default() }).unwrap();
+    /// assert_eq!(v.width(), 19);
+    /// let wrong = VariantSpec { k: Some(4), ..Default::default() };
+    /// assert!(Variant::from_spec(RuleSet::Renju, &wrong).is_err());
+    /// ```
+    pub fn from_spec(rules: RuleSet, spec: &VariantSpec) -> Result<Variant, VariantError> {
+        let only = |present: bool, option: &'static str, applies: &'static str| {
+            if present {
+                Err(VariantError::OptionNotFor {
+                    option,
+                    rules: rules.as_str(),
+                    applies,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        if rules != RuleSet::Custom {
+            only(spec.width.is_some(), "width", "custom")?;
+            only(spec.height.is_some(), "height", "custom")?;
+            only(spec.k.is_some(), "k", "custom")?;
+            only(spec.overline_wins.is_some(), "overline_wins", "custom")?;
+        }
+        if rules != RuleSet::Renju {
+            only(spec.forbidden.is_some(), "forbidden", "renju")?;
+        }
+        match rules {
+            RuleSet::Freestyle => Variant::freestyle(spec.board_size.unwrap_or(15)),
+            RuleSet::Standard => Variant::standard(spec.board_size.unwrap_or(15)),
+            RuleSet::Renju => match spec.board_size {
+                Some(size) if size != 15 => Err(VariantError::RenjuSize {
+                    width: size,
+                    height: size,
+                }),
+                _ => Ok(Variant::renju(
+                    spec.forbidden.unwrap_or(ForbiddenPolicy::Reject),
+                )),
+            },
+            RuleSet::TicTacToe => match spec.board_size {
+                Some(size) if size != 3 => Err(VariantError::TicTacToeSize {
+                    width: size,
+                    height: size,
+                }),
+                _ => Ok(Variant::tictactoe()),
+            },
+            RuleSet::Custom => {
+                let width = spec
+                    .width
+                    .or(spec.board_size)
+                    .ok_or(VariantError::CustomNeedsSize)?;
+                let height = spec.height.or(spec.board_size).unwrap_or(width);
+                let k = spec.k.unwrap_or(5.min(width.max(height)));
+                Variant::custom(width, height, k, spec.overline_wins.unwrap_or(false))
+            }
+        }
+    }
+
+    /// The variant a stored game was made as, from everything stored with
+    /// it: its rule set takes what applies to it.
+    pub fn from_stored(
+        rules: RuleSet,
+        width: u8,
+        height: u8,
+        k: u8,
+        overline_wins: bool,
+        forbidden: Option<ForbiddenPolicy>,
+    ) -> Result<Variant, VariantError> {
+        let all = VariantSpec {
+            board_size: Some(width),
+            width: Some(width),
+            height: Some(height),
+            k: Some(k),
+            overline_wins: Some(overline_wins),
+            forbidden,
+        };
+        let spec = match rules {
+            RuleSet::Custom => VariantSpec {
+                board_size: None,
+                forbidden: None,
+                ..all
+            },
+            RuleSet::Renju => VariantSpec {
+                forbidden: forbidden.or(Some(ForbiddenPolicy::Reject)),
+                ..VariantSpec::default()
+            },
+            _ => VariantSpec {
+                board_size: Some(width),
+                ..VariantSpec::default()
+            },
+        };
+        Variant::from_spec(rules, &spec)
+    }
+
+    /// The options that make this variant again with
+    /// [`from_spec`](Self::from_spec).
+    pub fn spec(&self) -> VariantSpec {
+        let custom = self.rule_set == RuleSet::Custom;
+        let square = matches!(self.rule_set, RuleSet::Freestyle | RuleSet::Standard);
+        VariantSpec {
+            board_size: square.then_some(self.width),
+            width: custom.then_some(self.width),
+            height: custom.then_some(self.height),
+            k: custom.then_some(self.k),
+            overline_wins: custom.then_some(self.overline_wins),
+            forbidden: self.forbidden,
+        }
+    }
+
+    /// The rules a Gomocup manager names with `INFO rule` (a bit mask: 1
+    /// exactly five, 2 a continuous game, which changes nothing here, 4
+    /// renju; 8, caro, is not played), on a `width`×`height` board.
+    pub fn from_gomocup(rule: u32, width: u8, height: u8) -> Result<Variant, VariantError> {
+        if rule & 8 != 0 {
+            return Err(VariantError::GomocupRule(rule));
+        }
+        if rule & 4 != 0 {
+            if (width, height) != (15, 15) {
+                return Err(VariantError::RenjuSize { width, height });
+            }
+            return Ok(Variant::renju(ForbiddenPolicy::Lose));
+        }
+        let exact = rule & 1 != 0;
+        match (width == height, exact) {
+            (true, false) if width >= 5 => Variant::freestyle(width),
+            (true, true) if width >= 5 => Variant::standard(width),
+            _ => Variant::custom(width, height, 5, !exact),
+        }
+    }
+
+    /// The `INFO rule` value that tells a Gomocup engine these rules.
+    pub fn gomocup_rule(&self) -> u32 {
+        match (self.forbidden, self.overline_wins) {
+            (Some(_), _) => 4,
+            (None, false) => 1,
+            (None, true) => 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +392,44 @@ mod tests {
         assert!(Variant::custom(7, 4, 8, false).is_err());
         assert!(Variant::custom(2, 4, 3, false).is_err());
         assert!(Variant::custom(4, 4, 2, false).is_err());
+    }
+
+    #[test]
+    fn every_variant_is_made_again_from_its_spec() {
+        for v in [
+            Variant::freestyle(19).unwrap(),
+            Variant::standard(7).unwrap(),
+            Variant::renju(ForbiddenPolicy::Lose),
+            Variant::tictactoe(),
+            Variant::custom(7, 4, 4, true).unwrap(),
+        ] {
+            assert_eq!(Variant::from_spec(v.rule_set(), &v.spec()), Ok(v));
+            let forbidden = v.forbidden_policy();
+            let stored = Variant::from_stored(
+                v.rule_set(),
+                v.width(),
+                v.height(),
+                v.k(),
+                v.overline_wins_for_both(),
+                forbidden,
+            );
+            assert_eq!(stored, Ok(v));
+        }
+    }
+
+    #[test]
+    fn gomocup_rules_round_trip() {
+        for v in [
+            Variant::freestyle(15).unwrap(),
+            Variant::standard(20).unwrap(),
+            Variant::renju(ForbiddenPolicy::Lose),
+        ] {
+            assert_eq!(
+                Variant::from_gomocup(v.gomocup_rule(), v.width(), v.height()),
+                Ok(v)
+            );
+        }
+        assert!(Variant::from_gomocup(8, 15, 15).is_err());
     }
 
     #[test]

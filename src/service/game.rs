@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::error::{Result, ServiceError};
 use crate::engine::Level;
 use crate::rules::{
-    Color, ForbiddenPolicy, Opening, OpeningRule, Outcome, Point, Position, RuleSet, Turn, Variant,
+    Color, ForbiddenPolicy, Opening, OpeningRule, Outcome, Point, Position, Turn, Variant,
     WinReason,
 };
 use crate::store::{GameRow, PlayerRow};
@@ -768,21 +768,17 @@ impl Game {
 /// The variant a stored game is played under.
 fn variant_of(row: &GameRow) -> Result<Variant, crate::rules::VariantError> {
     let size = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
-    match row.rules.parse::<RuleSet>()? {
-        RuleSet::Freestyle => Variant::freestyle(size(row.width)),
-        RuleSet::Standard => Variant::standard(size(row.width)),
-        RuleSet::Renju => Ok(Variant::renju(match row.forbidden_policy.as_deref() {
-            Some("lose") => ForbiddenPolicy::Lose,
+    Variant::from_stored(
+        row.rules.parse()?,
+        size(row.width),
+        size(row.height),
+        size(row.k),
+        row.overline_wins,
+        row.forbidden_policy.as_deref().map(|p| match p {
+            "lose" => ForbiddenPolicy::Lose,
             _ => ForbiddenPolicy::Reject,
-        })),
-        RuleSet::TicTacToe => Ok(Variant::tictactoe()),
-        RuleSet::Custom => Variant::custom(
-            size(row.width),
-            size(row.height),
-            size(row.k),
-            row.overline_wins,
-        ),
-    }
+        }),
+    )
 }
 
 /// Points as two letters each, `'a' + x` then `'a' + y`.

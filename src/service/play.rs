@@ -95,6 +95,8 @@ pub(super) fn apply_move(
         .check_stone(&game.position, p)
         .map_err(|e| opening_error(game, e))?;
     let color = game.position.to_move();
+    // In the opening the player acting may place the other colour's stone.
+    let actor = game.turn().actor;
     // The turn ends with this move (an illegal one leaves this copy unsaved).
     let elapsed = game.end_turn(now);
     let outcome = game.position.play(p).map_err(|e| play_error(game, e))?;
@@ -110,7 +112,7 @@ pub(super) fn apply_move(
     game.stored.push(p);
     game.new_records.push(record.clone());
     if let Some(clock) = &mut game.clock {
-        let left = &mut clock.remaining_ms[side(color)];
+        let left = &mut clock.remaining_ms[side(actor)];
         *left = (*left).max(clock.floor_ms);
     }
     // Moving on answers any offer still open.
