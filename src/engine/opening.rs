@@ -51,9 +51,8 @@ pub fn decide(
             OpeningAction::Stones(judge.first_stones(position, opening, &mut rng))
         }
         Phase::Place { .. } => OpeningAction::Stones(vec![judge.best_move(position)?]),
-        // Two is what RIF asks; more only hands white more to choose from.
         Phase::Declare => OpeningAction::Decide {
-            decision: Decision::Declare(2),
+            decision: Decision::Declare(judge.declared_count(position)),
             then: Vec::new(),
         },
         Phase::Swap => OpeningAction::Decide {
@@ -166,6 +165,24 @@ impl Judge {
             stones.push(p);
         }
         stones
+    }
+
+    /// Yamaguchi: how many fifth moves to offer. More offers give white
+    /// more to choose from, so a tentative black whose opening favours
+    /// black (which the other player would swap away from) declares more,
+    /// and one that favours white fewer; two, as in RIF, when it is even.
+    /// The weaker levels always declare two.
+    fn declared_count(&self, position: &Position) -> u8 {
+        if self.level != Level::Expert {
+            return 2;
+        }
+        // White is to move: a negative score favours black.
+        match self.evaluate(position, &self.limits) {
+            s if s < -4 * MARGIN => 4,
+            s if s < -MARGIN => 3,
+            s if s > MARGIN => 1,
+            _ => 2,
+        }
     }
 
     /// Whether the player in `actor`'s seat would rather play the other colour.
