@@ -1,0 +1,125 @@
+//! Request bodies and query strings of the game endpoints.
+
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GameListQuery {
+    /// Only games this player sits in.
+    pub player: Option<String>,
+    /// `waiting`, `in_progress` or `finished`.
+    pub status: Option<String>,
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// Who sits in a seat of a new game: `"me"`, `"open"`, `{"player_id": "…"}`
+/// or `{"ai": "<level>"}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum SeatRequest {
+    /// `"me"` (the caller) or `"open"` (anyone may join).
+    #[schema(example = "me")]
+    Named(String),
+    /// Another player, by id: an invitation, and the game waits until
+    /// they accept it (`POST /v1/games/{id}/accept`) or decline it.
+    Player { player_id: String },
+    /// A computer level: `beginner`, `intermediate`, `advanced` or `expert`.
+    Computer { ai: String },
+}
+
+/// A new game. Everything is optional: the default is freestyle on 15×15,
+/// you as black against the intermediate computer.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": "freestyle", "board_size": 15, "black": "me", "white": {"ai": "intermediate"}}))]
+pub struct CreateGame {
+    /// `freestyle` (default), `standard`, `renju`, `tictactoe` or `custom`.
+    pub rules: Option<String>,
+    /// Side of the square board for freestyle and standard, 5–26 (default 15).
+    pub board_size: Option<u32>,
+    /// Custom rules: board width, 3–26.
+    pub width: Option<u32>,
+    /// Custom rules: board height, 3–26.
+    pub height: Option<u32>,
+    /// Custom rules: stones in a row to win, 3 to the longer side.
+    pub k: Option<u32>,
+    /// Custom rules: whether more than k in a row wins (default false).
+    pub overline_wins: Option<bool>,
+    /// Renju: `reject` (default; a forbidden move is refused) or `lose`
+    /// (tournament rule: black loses by playing it).
+    pub forbidden: Option<String>,
+    /// Default `"me"`.
+    pub black: Option<SeatRequest>,
+    /// Default `{"ai": "intermediate"}`.
+    pub white: Option<SeatRequest>,
+    /// A clock, for games between two people (default: none).
+    pub clock: Option<ClockRequest>,
+    /// The opening rule: `free` (default: black begins, in renju at the
+    /// centre), `rif` or `yamaguchi` (renju's tournament rules: swap after
+    /// stone 3, black offers fifth moves), `swap2` or `swap1` (the first
+    /// player places three stones, the other chooses a colour). The seat
+    /// `black` is the tentative black / first player.
+    pub opening: Option<String>,
+}
+
+/// A game clock: each side has `main_ms`; after each of its moves a side
+/// with less than `floor_ms` left gets `floor_ms` again; at zero it loses
+/// on time.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"main_ms": 300000, "floor_ms": 60000}))]
+pub struct ClockRequest {
+    /// Each side's main time, 1 s to 24 h, in ms.
+    pub main_ms: u64,
+    /// Default 60 s (or the main time, if shorter); at most the main time.
+    pub floor_ms: Option<u64>,
+}
+
+/// A move: `{"at": "h8"}` or `{"x": 7, "y": 7}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"at": "h8"}))]
+pub struct MoveRequest {
+    /// The point's renju name, e.g. `h8`.
+    pub at: Option<String>,
+    /// 0-based from the left.
+    pub x: Option<i64>,
+    /// 0-based from the top.
+    pub y: Option<i64>,
+}
+
+/// Optional settings for `ai-move`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"level": "intermediate", "time_ms": 500}))]
+pub struct AiMoveRequest {
+    /// In a local game, the level that plays (default intermediate); in
+    /// other games the computer seat's own level plays.
+    pub level: Option<String>,
+    /// Thinking time, capped by the server's limit.
+    pub time_ms: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// Long poll: answer once the version is greater than this.
+    pub wait_for_version: Option<i64>,
+    /// Long poll: seconds to wait at most, 1–30 (default 30).
+    pub timeout: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct HintQuery {
+    /// The level that looks (default intermediate).
+    pub level: Option<String>,
+    /// How many candidates, 1–10 (default 5).
+    pub count: Option<usize>,
+    /// Thinking time, capped by the server's limit.
+    pub time_ms: Option<u64>,
+}
