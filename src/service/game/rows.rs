@@ -3,8 +3,7 @@
 //! back into the row to write.
 
 use super::{Clock, Declines, Game, GameResult, Offer, OfferKind, Reason, Seat, Status};
-use crate::rules::Color;
-use crate::rules::{ForbiddenPolicy, Opening, Point, Position, Variant};
+use crate::rules::{Color, ForbiddenPolicy, Opening, Point, Position, Variant};
 use crate::service::error::{Result, ServiceError};
 use crate::store::{GameRow, PlayerRow};
 
