@@ -331,26 +331,17 @@ impl Player {
                     (0, false, Ok(stones)) if stones.len() == 3 => {
                         Ok(OpeningAction::Stones(stones))
                     }
-                    (3, true, _) => Ok(OpeningAction::Decide {
-                        decision: Decision::Swap(true),
-                        then: Vec::new(),
-                    }),
-                    (3, false, Ok(stones)) if stones.len() == 1 => Ok(OpeningAction::Decide {
-                        decision: Decision::Swap(false),
-                        then: stones,
-                    }),
-                    (3, false, Ok(stones)) if stones.len() == 2 => Ok(OpeningAction::Decide {
-                        decision: Decision::PlaceTwo,
-                        then: stones,
-                    }),
-                    (5, true, _) => Ok(OpeningAction::Decide {
-                        decision: Decision::Swap(false),
-                        then: Vec::new(),
-                    }),
-                    (5, false, Ok(stones)) if stones.len() == 1 => Ok(OpeningAction::Decide {
-                        decision: Decision::Swap(true),
-                        then: stones,
-                    }),
+                    (3, true, _) => Ok(OpeningAction::decide(Decision::Swap(true), Vec::new())),
+                    (3, false, Ok(stones)) if stones.len() == 1 => {
+                        Ok(OpeningAction::decide(Decision::Swap(false), stones))
+                    }
+                    (3, false, Ok(stones)) if stones.len() == 2 => {
+                        Ok(OpeningAction::decide(Decision::PlaceTwo, stones))
+                    }
+                    (5, true, _) => Ok(OpeningAction::decide(Decision::Swap(false), Vec::new())),
+                    (5, false, Ok(stones)) if stones.len() == 1 => {
+                        Ok(OpeningAction::decide(Decision::Swap(true), stones))
+                    }
                     (_, _, Err(e)) => Err(e),
                     _ => Err(format!("not a SWAP2BOARD answer: {words:?}")),
                 }

@@ -24,6 +24,13 @@ pub enum OpeningAction {
     },
 }
 
+impl OpeningAction {
+    /// A decision with the stones that follow it.
+    pub fn decide(decision: Decision, then: Vec<Point>) -> OpeningAction {
+        OpeningAction::Decide { decision, then }
+    }
+}
+
 /// How far apart two evaluations must be, in the search's units (a little
 /// under an open three), before one colour counts as better.
 const MARGIN: i64 = 40;
@@ -51,19 +58,19 @@ pub fn decide(
             OpeningAction::Stones(judge.first_stones(position, opening, &mut rng))
         }
         Phase::Place { .. } => OpeningAction::Stones(vec![judge.best_move(position)?]),
-        Phase::Declare => OpeningAction::Decide {
-            decision: Decision::Declare(judge.declared_count(position)),
-            then: Vec::new(),
-        },
-        Phase::Swap => OpeningAction::Decide {
-            decision: Decision::Swap(judge.prefers_other_colour(position, turn.actor, &mut rng)),
-            then: Vec::new(),
-        },
+        Phase::Declare => OpeningAction::decide(
+            Decision::Declare(judge.declared_count(position)),
+            Vec::new(),
+        ),
+        Phase::Swap => OpeningAction::decide(
+            Decision::Swap(judge.prefers_other_colour(position, turn.actor, &mut rng)),
+            Vec::new(),
+        ),
         Phase::SwapOrPlace => judge.swap_or_place(position, &mut rng)?,
-        Phase::Offer { count } => OpeningAction::Decide {
-            decision: Decision::Offer(judge.offers(position, count as usize)),
-            then: Vec::new(),
-        },
+        Phase::Offer { count } => OpeningAction::decide(
+            Decision::Offer(judge.offers(position, count as usize)),
+            Vec::new(),
+        ),
         Phase::Choose => OpeningAction::Stones(vec![judge.choose(position, opening.offered())?]),
     };
     Some(action)
@@ -208,10 +215,7 @@ impl Judge {
     /// white when white is, else place two more stones and let the first
     /// player choose.
     fn swap_or_place(&self, position: &Position, rng: &mut SplitMix64) -> Option<OpeningAction> {
-        let decide = |decision| OpeningAction::Decide {
-            decision,
-            then: Vec::new(),
-        };
+        let decide = |decision| OpeningAction::decide(decision, Vec::new());
         let score = if self.level == Level::Beginner {
             [-MARGIN - 1, 0, MARGIN + 1][rng.below(3)]
         } else {
@@ -240,10 +244,10 @@ impl Judge {
                 best = (imbalance, c.point);
             }
         }
-        Some(OpeningAction::Decide {
-            decision: Decision::PlaceTwo,
-            then: vec![white, best.1],
-        })
+        Some(OpeningAction::decide(
+            Decision::PlaceTwo,
+            vec![white, best.1],
+        ))
     }
 
     /// Black's fifth-move offers: the points that leave white the least,

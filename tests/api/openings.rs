@@ -684,64 +684,28 @@ async fn the_computer_plays_every_opening_role() {
     // each role falls to the computer in some game: placing the first
     // stones, choosing colours, offering fifth moves (the person keeps
     // white) and choosing among them (the person takes black).
-    for (rules, opening_rule, black, white, stones, swap) in [
-        (
-            "renju",
-            "rif",
-            json!("me"),
-            json!({"ai": "expert"}),
-            ["h8", "h9", "j10"],
-            false,
-        ),
-        (
-            "renju",
-            "rif",
-            json!({"ai": "expert"}),
-            json!("me"),
-            ["h8", "h9", "j10"],
-            false,
-        ),
-        (
-            "renju",
-            "rif",
-            json!({"ai": "expert"}),
-            json!("me"),
-            ["h8", "h9", "j10"],
-            true,
-        ),
-        (
-            "renju",
-            "yamaguchi",
-            json!({"ai": "advanced"}),
-            json!("me"),
-            ["h8", "h9", "j10"],
-            true,
-        ),
-        (
-            "freestyle",
-            "swap2",
-            json!("me"),
-            json!({"ai": "expert"}),
-            ["h8", "j9", "g10"],
-            false,
-        ),
-        (
-            "freestyle",
-            "swap2",
-            json!({"ai": "expert"}),
-            json!("me"),
-            ["h8", "j9", "g10"],
-            false,
-        ),
-        (
-            "standard",
-            "swap1",
-            json!({"ai": "intermediate"}),
-            json!("me"),
-            ["h8", "j9", "g10"],
-            true,
-        ),
-    ] {
+    // (rules, opening, the computer's level, whether it is the first
+    // player, the person's answer when asked to swap)
+    let games = [
+        ("renju", "rif", "expert", false, false),
+        ("renju", "rif", "expert", true, false),
+        ("renju", "rif", "expert", true, true),
+        ("renju", "yamaguchi", "advanced", true, true),
+        ("freestyle", "swap2", "expert", false, false),
+        ("freestyle", "swap2", "expert", true, false),
+        ("standard", "swap1", "intermediate", true, true),
+    ];
+    for (rules, opening_rule, level, computer_first, swap) in games {
+        let (black, white) = if computer_first {
+            (json!({ "ai": level }), json!("me"))
+        } else {
+            (json!("me"), json!({ "ai": level }))
+        };
+        let stones = if rules == "renju" {
+            ["h8", "h9", "j10"]
+        } else {
+            ["h8", "j9", "g10"]
+        };
         let created = app
             .create_game(
                 Some(&token),
