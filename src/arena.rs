@@ -281,11 +281,7 @@ impl Player {
     fn choose(&mut self, position: &Position, time: Duration, seed: u64) -> Result<Point, String> {
         match self {
             Player::Level(level) => {
-                let limits = Limits {
-                    time,
-                    nodes: None,
-                    seed,
-                };
+                let limits = Limits::timed(time, seed);
                 engine::think(position, *level, &limits)
                     .map(|d| d.point)
                     .ok_or_else(|| "no move".to_string())
@@ -305,11 +301,7 @@ impl Player {
         use engine::OpeningAction;
         match self {
             Player::Level(level) => {
-                let limits = Limits {
-                    time,
-                    nodes: None,
-                    seed,
-                };
+                let limits = Limits::timed(time, seed);
                 engine::decide_opening(position, opening, *level, &limits)
                     .ok_or_else(|| "no opening action".to_string())
             }

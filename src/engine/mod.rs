@@ -88,6 +88,17 @@ pub struct Limits {
     pub seed: u64,
 }
 
+impl Limits {
+    /// A wall-clock budget and a seed, no node limit.
+    pub fn timed(time: Duration, seed: u64) -> Limits {
+        Limits {
+            time,
+            nodes: None,
+            seed,
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

@@ -92,11 +92,7 @@ impl Computer {
         budget: Duration,
         seed: u64,
     ) -> Result<Option<Thought>> {
-        let limits = Limits {
-            time: budget,
-            nodes: None,
-            seed,
-        };
+        let limits = Limits::timed(budget, seed);
         self.run(move || {
             let started = Instant::now();
             let decision = engine::think(&position, level, &limits)?;
@@ -119,11 +115,7 @@ impl Computer {
         budget: Duration,
         seed: u64,
     ) -> Result<Option<(OpeningAction, Duration)>> {
-        let limits = Limits {
-            time: budget,
-            nodes: None,
-            seed,
-        };
+        let limits = Limits::timed(budget, seed);
         self.run(move || {
             let started = Instant::now();
             engine::decide_opening(&position, &opening, level, &limits)
