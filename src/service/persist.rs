@@ -66,17 +66,24 @@ async fn write_game(
             current: before.version + 1,
         });
     }
+    // The stored moves this action left as they were: the common prefix,
+    // up to the first move played now (which may replay the very point that
+    // was taken back: its record is new all the same).
     let common = before
         .stored
         .iter()
         .zip(&game.stored)
         .take_while(|(a, b)| a == b)
         .count();
-    if common < before.stored.len() {
-        store::delete_moves_from(tx, &game.id, common as i64 + 1).await?;
+    let kept = game
+        .new_records
+        .first()
+        .map_or(common, |first| common.min(first.ply - 1));
+    if kept < before.stored.len() {
+        store::delete_moves_from(tx, &game.id, kept as i64 + 1).await?;
     }
     for record in std::mem::take(&mut game.new_records) {
-        debug_assert!(record.ply > common);
+        debug_assert!(record.ply > kept);
         let row = store::MoveRow {
             ply: record.ply as i64,
             x: record.point.x as i64,

@@ -83,6 +83,33 @@ async fn a_new_move_clears_what_could_be_redone() {
 }
 
 #[tokio::test]
+async fn playing_again_the_move_that_was_taken_back_records_it_anew() {
+    let app = spawn_app().await;
+    let (game, token) = app.local_game(json!({})).await;
+    app.play_ok(&game, &token, "h8").await;
+    let first = app.play_ok(&game, &token, "h9").await;
+    undo(&app, &game, &token).await;
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    // The same point the redo stack holds, played as a new move.
+    let again = app.play_ok(&game, &token, "h9").await;
+    assert_eq!(again["game"]["can_redo"], false);
+    assert_eq!(again["game"]["ply"], 2);
+    let record: Value = app
+        .get(&format!("/v1/games/{game}/moves"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let moves = record["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[1]["point"]["name"], "h9");
+    assert_eq!(moves[1]["played_at"], again["moves"][0]["played_at"]);
+    assert_ne!(moves[1]["played_at"], first["moves"][0]["played_at"]);
+    // And the game goes on from there.
+    app.play_ok(&game, &token, "j10").await;
+}
+
+#[tokio::test]
 async fn against_the_computer_undo_takes_back_its_reply_and_your_move() {
     let app = spawn_app().await;
     let (_, token) = app.player("Learner").await;
