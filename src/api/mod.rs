@@ -47,6 +47,7 @@ macro_rules! game_action {
 }
 
 mod auth;
+mod client;
 mod error;
 mod events;
 mod games;
@@ -80,6 +81,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
     ),
     paths(
         players::create_player,
+        players::me,
         players::get_player,
         players::leaderboard,
         games::create_game,
@@ -198,6 +200,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(events::events)
     .service(events::websocket)
     .service(players::create_player)
+    .service(players::me)
     .service(players::get_player)
     .service(players::leaderboard)
     .service(games::list_games)
@@ -221,6 +224,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(online::claim_win)
     .service(online::propose_rematch)
     .service(online::accept_rematch)
+    .service(client::index)
+    .service(client::client_file)
+    .service(client::client_page)
+    .service(client::embed)
     .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", ApiDoc::openapi()))
     .service(web::redirect("/docs", "/docs/"))
     .default_service(web::to(not_found));

@@ -2,6 +2,7 @@
 
 use actix_web::{HttpResponse, get, post, web};
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem, Result};
 use super::types::{CreatePlayer, Leaderboard, PageQuery, PlayerCreated, PlayerView};
 use crate::service::{PlayerName, Service};
@@ -41,6 +42,21 @@ pub async fn create_player(
             name: created.player.name,
             token: created.token.expose().to_string(),
         }))
+}
+
+/// The player the bearer token belongs to: how a client that was given
+/// only a token (a second device, a saved token) learns who it plays as.
+#[utoipa::path(
+    tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller", body = PlayerView),
+        (status = 401, description = "UNAUTHORIZED: no token, or one that fits no player", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me")]
+pub async fn me(caller: Caller) -> web::Json<PlayerView> {
+    web::Json(caller.0.into())
 }
 
 /// A player and their cumulative score.

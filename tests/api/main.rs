@@ -1,6 +1,8 @@
 //! The real server on a random port with its own SQLite file, over HTTP.
 
 mod auth;
+mod browser;
+mod client;
 mod computer;
 mod concurrency;
 mod errors;

@@ -27,6 +27,35 @@ async fn a_new_player_gets_an_id_and_a_token_shown_once() {
 }
 
 #[tokio::test]
+async fn a_token_alone_says_which_player_it_belongs_to() {
+    let app = spawn_app().await;
+    let (id, token) = app.player("Ada").await;
+    let me: Value = app
+        .client
+        .get(app.url("/v1/players/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["id"], id.as_str());
+    assert_eq!(me["name"], "Ada");
+    assert!(me.get("token").is_none());
+    let anonymous = app.get("/v1/players/me").await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    let wrong = app
+        .client
+        .get(app.url("/v1/players/me"))
+        .bearer_auth("gbt_not_a_token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
 async fn the_leaderboard_orders_players_by_score_and_pages_with_a_cursor() {
     let app = spawn_app().await;
     let mut players = Vec::new();
