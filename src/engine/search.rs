@@ -178,8 +178,19 @@ impl Searcher {
         };
         let mut mine_total = 0;
         let mut theirs_total = 0;
+        // On an empty board every point is as good as far as threats go:
+        // the first stone goes in the middle.
+        let centre = SearchBoard::index(crate::rules::Point::new(
+            self.board.width / 2,
+            self.board.height / 2,
+        ));
         for &i in &self.board.points {
-            if !self.board.is_empty(i) || (!self.board.near(i) && self.board.stones > 0) {
+            let candidate = if self.board.stones == 0 {
+                i == centre
+            } else {
+                self.board.near(i)
+            };
+            if !self.board.is_empty(i) || !candidate {
                 continue;
             }
             let mine = Threat::of(&self.board, me, i);

@@ -30,6 +30,24 @@ fn board(lines: &[(&str, usize)]) -> Vec<String> {
 }
 
 #[test]
+fn on_an_empty_board_every_level_begins_and_hints_in_the_middle() {
+    for size in [15, 19] {
+        let position = Position::new(Variant::freestyle(size).unwrap());
+        let centre = Point::new(size / 2, size / 2);
+        for level in [
+            Level::Beginner,
+            Level::Intermediate,
+            Level::Advanced,
+            Level::Expert,
+        ] {
+            let d = think(&position, level, &limits()).unwrap();
+            assert_eq!(d.point, centre, "{level:?} on {size}x{size}");
+            assert_eq!(d.candidates[0].point, centre, "{level:?}'s first hint");
+        }
+    }
+}
+
+#[test]
 fn the_expert_wins_in_one_when_it_can() {
     let rows = board(&[("...XXXX", 7), ("...OOO", 9), ("O", 0)]);
     let position = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
