@@ -442,6 +442,11 @@ class GameScreen {
       }
       if (!online) {
         buttons.push(h('button', { id: 'hint', disabled: busy || !this.myTurn(), onclick: () => this.hint() }, t('action.hint')));
+        buttons.push(h('select', {
+          id: 'hint-level', 'aria-label': t('hint.level'),
+          onchange: (e) => { this.hintLevel = e.target.value; localStorage.setItem('gobang.hintLevel', this.hintLevel); },
+        }, ['beginner', 'intermediate', 'advanced', 'expert'].map((l) =>
+          h('option', { value: l, selected: l === this.hintLevel }, t('level.' + l)))));
       }
       buttons.push(h('button', {
         id: 'resign', class: this.confirmResign ? 'danger' : '', disabled: busy,

@@ -32,7 +32,10 @@ export function follow(api, id, version, onState, { onMode } = {}) {
     }
   };
 
-  if (typeof EventSource === 'function') {
+  // `?live=poll` on the page's address forces long polling (for a proxy
+  // that holds event streams back).
+  const forcePoll = new URLSearchParams(location.search).get('live') === 'poll';
+  if (typeof EventSource === 'function' && !forcePoll) {
     // The first connection says where to start; reconnections resume from
     // the last event id on their own.
     source = new EventSource(`${api.base}/v1/games/${encodeURIComponent(id)}/events`);

@@ -235,10 +235,13 @@ impl Page {
         .await;
     }
 
-    /// A picture of the page, saved under `target/screenshots/`.
+    /// A picture of the page, saved under `target/screenshots/` (or
+    /// `$GOBANG_SCREENSHOT_DIR`: `docs/screenshots` renews the README's).
     pub async fn screenshot(&self, name: &str) -> PathBuf {
         let png = self.client.screenshot().await.expect("a screenshot");
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+            std::env::var("GOBANG_SCREENSHOT_DIR").unwrap_or_else(|_| "target/screenshots".into()),
+        );
         std::fs::create_dir_all(&dir).expect("the screenshot folder");
         let path = dir.join(format!("{name}.png"));
         std::fs::write(&path, png).expect("the screenshot is written");

@@ -62,12 +62,11 @@ async fn a_whole_game_against_the_computer_by_clicks_following_the_hints() {
         page.click("#hint").await;
         page.element("[data-hint='1']").await;
         let best = page.text("#hints li:first-child").await;
-        page.play(&best).await;
-        page.stone(&best).await;
-        if turn == 3 {
-            page.settled().await;
+        if turn == 4 {
             page.screenshot("desktop").await;
         }
+        page.play(&best).await;
+        page.stone(&best).await;
     }
     page.wait_until("return document.querySelector('.game').dataset.status === 'finished'")
         .await;
@@ -142,9 +141,16 @@ async fn two_browsers_play_online_through_the_share_link_while_a_third_watches()
     bob.goto(&link).await;
     bob.click("#join").await;
     bob.settled().await;
+    // The spectator follows by long polling, as behind a proxy that holds
+    // event streams back.
     let watcher = driver.desktop().await;
-    watcher.goto(&link).await;
+    watcher.goto(&format!("{link}?live=poll")).await;
     watcher.element("#spectating").await;
+    watcher
+        .wait_until("return document.querySelector('.game').dataset.live === 'poll'")
+        .await;
+    ada.wait_until("return document.querySelector('.game').dataset.live === 'sse'")
+        .await;
     ada.wait_until("return document.querySelector('.game').dataset.status === 'in_progress'")
         .await;
 
@@ -290,18 +296,18 @@ async fn a_forbidden_point_is_marked_for_black_and_refused_with_the_servers_mess
 }
 
 #[tokio::test]
-async fn the_rif_opening_swap_is_a_button() {
+async fn the_yamaguchi_opening_is_played_with_buttons_and_clicks() {
     let Some(driver) = Driver::start().await else {
         return;
     };
     let app = spawn_app().await;
     let page = driver.desktop().await;
-    start_game(
+    let id = start_game(
         &page,
         &app.address,
         &[
             ("rules", "renju"),
-            ("opening", "rif"),
+            ("opening", "yamaguchi"),
             ("opponent", "local"),
         ],
     )
@@ -316,9 +322,37 @@ async fn the_rif_opening_swap_is_a_button() {
         page.text("#opening-name").await.contains("Kagetsu"),
         "the standard opening is named"
     );
+    // Black declares two fifth moves; white keeps the colours.
+    page.element("#declare-count").await.clear().await.unwrap();
+    page.element("#declare-count")
+        .await
+        .send_keys("2")
+        .await
+        .unwrap();
+    page.click("#declare").await;
     page.click("#swap-no").await;
-    page.wait_until("return document.getElementById('status').textContent.includes('to move')")
+    page.play("j8").await;
+    page.stone("j8").await;
+    // Black offers two fifth moves by clicking them, then white picks one.
+    page.settled().await;
+    page.play("k11").await;
+    page.play("e5").await;
+    page.wait_until("return document.querySelectorAll('[data-pick]').length === 2")
         .await;
+    page.click("#offer").await;
+    page.wait_until("return document.querySelectorAll('[data-offered]').length === 2")
+        .await;
+    page.play("e5").await;
+    page.stone("e5").await;
+    page.no_stone("k11").await;
+    let game: serde_json::Value = app
+        .get(&format!("/v1/games/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["ply"], 5);
+    assert_eq!(game["opening"]["phase"], "done");
     page.close().await;
 }
 
