@@ -124,7 +124,11 @@ async fn two_browsers_play_online_through_the_share_link_while_a_third_watches()
     let id = start_game(
         &ada,
         &app.address,
-        &[("opponent", "online"), ("colour", "black")],
+        &[
+            ("opponent", "online"),
+            ("colour", "black"),
+            ("clock", "300000"),
+        ],
     )
     .await;
     let link = ada
@@ -154,6 +158,12 @@ async fn two_browsers_play_online_through_the_share_link_while_a_third_watches()
     ada.wait_until("return document.querySelector('.game').dataset.status === 'in_progress'")
         .await;
 
+    // The clocks: five minutes each, black's running.
+    assert_eq!(ada.text("[data-clock='white']").await, "5:00");
+    ada.wait_until(
+        "return document.querySelector('[data-clock=\"black\"]').textContent.startsWith('4:5')",
+    )
+    .await;
     // Every move appears on the other two boards.
     for (page, point) in [(&ada, "h8"), (&bob, "h9"), (&ada, "j10"), (&bob, "g7")] {
         page.play(point).await;
