@@ -414,6 +414,15 @@ async fn the_embedded_board_follows_a_game() {
     let page = driver.desktop().await;
     page.goto(&format!("{}/embed/{id}", app.address)).await;
     page.element("svg.board").await;
+    // A figure for the record (not a test of speed): how soon the board
+    // shows, and what the page fetched.
+    let timing = page
+        .js("return [Math.round(performance.now()), performance.getEntriesByType('resource').length,              performance.getEntriesByType('resource').reduce((n, r) => n + r.transferSize, 0)]")
+        .await;
+    eprintln!(
+        "embed: board shown at {} ms after {} requests, {} bytes",
+        timing[0], timing[1], timing[2]
+    );
     assert_eq!(
         page.js("return document.querySelectorAll('button, form').length")
             .await,
