@@ -142,6 +142,11 @@ impl From<ServiceError> for ApiError {
             ServiceError::Validation(_) => {
                 (S::UNPROCESSABLE_ENTITY, "VALIDATION", "Invalid request")
             }
+            ServiceError::ImportInvalid(_) => (
+                S::UNPROCESSABLE_ENTITY,
+                "IMPORT_INVALID",
+                "Record cannot be imported",
+            ),
             ServiceError::OutOfBoard(_) => (
                 S::UNPROCESSABLE_ENTITY,
                 "OUT_OF_BOARD",

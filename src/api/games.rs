@@ -16,7 +16,9 @@ use super::types::{
 };
 use crate::engine::Level;
 use crate::rules::{ForbiddenPolicy, OpeningRule, RuleSet, Variant, VariantSpec};
-use crate::service::{Game, GameSpec, PlayOutcome, PointInput, SeatSpec, Service, Status};
+use crate::service::{
+    Game, GameSpec, NewlyCreated, PlayOutcome, PointInput, SeatSpec, Service, Status,
+};
 
 pub(super) fn etag(version: i64) -> ETag {
     ETag(EntityTag::new_strong(version.to_string()))
@@ -49,14 +51,16 @@ fn side(n: Option<u32>, what: &str) -> Result<Option<u8>> {
     .transpose()
 }
 
-/// The rules and seats a create request asks for.
-fn game_spec(body: CreateGame) -> Result<GameSpec> {
-    let rules: RuleSet = body
-        .rules
-        .as_deref()
-        .unwrap_or("freestyle")
-        .parse()
-        .map_err(|e: crate::rules::VariantError| ApiError::validation(e.to_string()))?;
+/// The rule set a request names, if it names one.
+pub(super) fn rules_named(rules: Option<&str>) -> Result<Option<RuleSet>> {
+    rules
+        .map(str::parse)
+        .transpose()
+        .map_err(|e: crate::rules::VariantError| ApiError::validation(e.to_string()))
+}
+
+/// The rules' options a create request gives.
+pub(super) fn variant_spec(body: &CreateGame) -> Result<VariantSpec> {
     let forbidden = match body.forbidden.as_deref() {
         None => None,
         Some("reject") => Some(ForbiddenPolicy::Reject),
@@ -67,30 +71,38 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
             )));
         }
     };
-    let spec = VariantSpec {
+    Ok(VariantSpec {
         board_size: side(body.board_size, "board_size")?,
         width: side(body.width, "width")?,
         height: side(body.height, "height")?,
         k: side(body.k, "k")?,
         overline_wins: body.overline_wins,
         forbidden,
-    };
+    })
+}
+
+/// Who a request seats: `default` when it names nobody.
+pub(super) fn seat_spec(request: Option<SeatRequest>, default: SeatSpec) -> Result<SeatSpec> {
+    match request {
+        None => Ok(default),
+        Some(SeatRequest::Named(name)) => match name.as_str() {
+            "me" => Ok(SeatSpec::Me),
+            "open" => Ok(SeatSpec::Open),
+            other => Err(ApiError::validation(format!(
+                "a seat is \"me\", \"open\", {{\"player_id\": \"…\"}} or {{\"ai\": \"<level>\"}}, not {other:?}"
+            ))),
+        },
+        Some(SeatRequest::Player { player_id }) => Ok(SeatSpec::Player(player_id)),
+        Some(SeatRequest::Computer { ai }) => Ok(SeatSpec::Computer(parse_level(&ai)?)),
+    }
+}
+
+/// The rules and seats a create request asks for.
+fn game_spec(body: CreateGame) -> Result<GameSpec> {
+    let rules = rules_named(body.rules.as_deref())?.unwrap_or(RuleSet::Freestyle);
+    let spec = variant_spec(&body)?;
     let variant =
         Variant::from_spec(rules, &spec).map_err(|e| ApiError::validation(e.to_string()))?;
-    let seat = |request: Option<SeatRequest>, default: SeatSpec| -> Result<SeatSpec> {
-        match request {
-            None => Ok(default),
-            Some(SeatRequest::Named(name)) => match name.as_str() {
-                "me" => Ok(SeatSpec::Me),
-                "open" => Ok(SeatSpec::Open),
-                other => Err(ApiError::validation(format!(
-                    "a seat is \"me\", \"open\", {{\"player_id\": \"…\"}} or {{\"ai\": \"<level>\"}}, not {other:?}"
-                ))),
-            },
-            Some(SeatRequest::Player { player_id }) => Ok(SeatSpec::Player(player_id)),
-            Some(SeatRequest::Computer { ai }) => Ok(SeatSpec::Computer(parse_level(&ai)?)),
-        }
-    };
     let clock = body.clock.as_ref().map(clock_spec).transpose()?;
     let opening = body
         .opening
@@ -102,8 +114,8 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
     Ok(GameSpec {
         opening,
         variant,
-        black: seat(body.black, SeatSpec::Me)?,
-        white: seat(body.white, SeatSpec::Computer(Level::Intermediate))?,
+        black: seat_spec(body.black, SeatSpec::Me)?,
+        white: seat_spec(body.white, SeatSpec::Computer(Level::Intermediate))?,
         clock,
     })
 }
@@ -126,7 +138,7 @@ fn clock_spec(clock: &ClockRequest) -> Result<(i64, i64)> {
     Ok((main as i64, floor as i64))
 }
 
-fn parse_level(name: &str) -> Result<Level> {
+pub(super) fn parse_level(name: &str) -> Result<Level> {
     name.parse()
         .map_err(|e: crate::engine::UnknownLevel| ApiError::validation(e.to_string()))
 }
@@ -160,7 +172,12 @@ pub async fn create_game(
     let body: CreateGame = optional_json(&body)?.unwrap_or_default();
     let spec = game_spec(body)?;
     let (outcome, guest) = service.create_game(caller.0, spec).await?;
-    let played = moves_played(&outcome);
+    Ok(created(&outcome, guest))
+}
+
+/// 201 with a new game, the moves played on creation, and who you are.
+pub(super) fn created(outcome: &PlayOutcome, guest: Option<NewlyCreated>) -> HttpResponse {
+    let played = moves_played(outcome);
     let player_id = guest
         .as_ref()
         .map(|g| g.player.id.clone())
@@ -175,11 +192,11 @@ pub async fn create_game(
     };
     let mut response = HttpResponse::Created();
     response.insert_header((header::LOCATION, format!("/v1/games/{}", outcome.game.id)));
-    Ok(with_etag(response, outcome.game.version, body))
+    with_etag(response, outcome.game.version, body)
 }
 
 /// A JSON body that may also be empty.
-fn optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>> {
+pub(super) fn optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }

@@ -54,6 +54,7 @@ mod games;
 mod online;
 mod opening;
 mod players;
+mod records;
 mod types;
 
 use actix_web::{HttpResponse, get, web};
@@ -95,6 +96,8 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::ai_move,
         games::hint,
         games::resign,
+        records::export_record,
+        records::import,
         opening::opening_action,
         events::events,
         events::websocket,
@@ -117,6 +120,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
     tags(
         (name = "players", description = "Players, their tokens and scores"),
         (name = "games", description = "Games, moves and the computer"),
+        (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in"),
         (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
         (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
         (name = "operations", description = "Health"),
@@ -195,6 +199,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(healthz)
     .service(games::play)
     .service(games::get_game)
+    .service(records::import)
     .service(games::create_game)
     .service(games::list_moves)
     .service(events::events)
@@ -210,6 +215,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::ai_move)
     .service(games::hint)
     .service(games::resign)
+    .service(records::export_record)
     .service(opening::opening_action)
     .service(online::accept_invitation)
     .service(online::decline_invitation)

@@ -120,13 +120,14 @@ impl Parser<'_> {
             let Some(&(at, c)) = self.chars.peek() else {
                 return Ok(node);
             };
-            if !c.is_ascii_alphabetic() {
+            // Identifiers are capitals; FF[3] allowed lowercase letters
+            // inside them, and renju servers write digits (`5A`).
+            if !c.is_ascii_alphanumeric() {
                 return Ok(node);
             }
             let mut id = String::new();
-            while let Some((_, c)) = self.chars.next_if(|(_, c)| c.is_ascii_alphabetic()) {
-                // FF[3] allowed lowercase letters inside identifiers.
-                if c.is_ascii_uppercase() {
+            while let Some((_, c)) = self.chars.next_if(|(_, c)| c.is_ascii_alphanumeric()) {
+                if !c.is_ascii_lowercase() {
                     id.push(c);
                 }
             }
@@ -162,6 +163,7 @@ impl Parser<'_> {
                 Some((_, '(')) => {
                     nodes.extend(self.main_line(depth + 1)?);
                     // Later variations are skipped.
+                    self.skip_space();
                     while self.chars.peek().is_some_and(|(_, c)| *c == '(') {
                         self.main_line(depth + 1)?;
                         self.skip_space();

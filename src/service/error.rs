@@ -13,6 +13,10 @@ pub enum ServiceError {
     Validation(String),
     #[error("{0}")]
     OutOfBoard(String),
+    /// A record that cannot be imported: its format, or a move the rules
+    /// refuse (the message names the move).
+    #[error("{0}")]
+    ImportInvalid(String),
     #[error("{point_name} is already taken by {by}: choose an empty point")]
     Occupied {
         point: Point,

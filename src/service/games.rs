@@ -69,8 +69,29 @@ impl Service {
                 (created.player.clone(), Some(created))
             }
         };
-        let black = resolve_seat(&mut tx, &caller, &spec.black).await?;
-        let white = resolve_seat(&mut tx, &caller, &spec.white).await?;
+        let game = self.new_game(&mut tx, &caller, spec, Utc::now()).await?;
+        store::insert_game(&mut tx, &game.to_row()).await?;
+        tx.commit().await?;
+        self.events.publish(&game);
+        let mut outcome = PlayOutcome {
+            game,
+            moves: Vec::new(),
+        };
+        self.computer_replies(&mut outcome).await?;
+        Ok((outcome, guest))
+    }
+
+    /// A new game as `spec` asks, with `caller` as its creator: the seats
+    /// resolved and checked, not yet stored.
+    pub(super) async fn new_game(
+        &self,
+        conn: &mut Conn,
+        caller: &PlayerRow,
+        spec: GameSpec,
+        now: DateTime<Utc>,
+    ) -> Result<Game> {
+        let black = resolve_seat(conn, caller, &spec.black).await?;
+        let white = resolve_seat(conn, caller, &spec.white).await?;
         let caller_seated = [&black, &white]
             .iter()
             .any(|s| s.player_id() == Some(caller.id.as_str()));
@@ -105,7 +126,6 @@ impl Service {
         spec.opening
             .check_fits(&spec.variant)
             .map_err(|e| ServiceError::Validation(e.to_string()))?;
-        let now = Utc::now();
         let game = Game::create(
             random_id("g_"),
             NewGame {
@@ -121,15 +141,7 @@ impl Service {
             },
             now,
         );
-        store::insert_game(&mut tx, &game.to_row()).await?;
-        tx.commit().await?;
-        self.events.publish(&game);
-        let mut outcome = PlayOutcome {
-            game,
-            moves: Vec::new(),
-        };
-        self.computer_replies(&mut outcome).await?;
-        Ok((outcome, guest))
+        Ok(game)
     }
 
     /// Games newest first, filtered by player and status.

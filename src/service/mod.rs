@@ -14,6 +14,7 @@ mod opening;
 mod persist;
 mod play;
 mod players;
+mod records;
 mod replies;
 
 pub use computer::{Computer, ComputerConfig, Thought};
@@ -28,6 +29,7 @@ pub use online::{OnlineConfig, RematchOutcome};
 pub use opening::OpeningRequest;
 pub use play::{PlayOutcome, PointInput};
 pub use players::{NewlyCreated, PlayerName, Token, computer_id};
+pub use records::ImportRequest;
 
 use std::sync::Arc;
 

@@ -13,5 +13,6 @@ mod online;
 mod openapi;
 mod openings;
 mod players;
+mod records;
 mod restart;
 mod undo_redo;
