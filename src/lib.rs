@@ -4,6 +4,7 @@ pub mod api;
 pub mod arena;
 pub mod brain;
 pub mod engine;
+pub mod pictures;
 pub mod records;
 pub mod rules;
 pub mod service;

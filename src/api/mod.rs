@@ -53,6 +53,7 @@ mod events;
 mod games;
 mod online;
 mod opening;
+mod pictures;
 mod players;
 mod records;
 mod types;
@@ -98,6 +99,9 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::resign,
         records::export_record,
         records::import,
+        pictures::board_svg,
+        pictures::board_png,
+        pictures::animation_gif,
         opening::opening_action,
         events::events,
         events::websocket,
@@ -120,7 +124,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
     tags(
         (name = "players", description = "Players, their tokens and scores"),
         (name = "games", description = "Games, moves and the computer"),
-        (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in"),
+        (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in; pictures of the board"),
         (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
         (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
         (name = "operations", description = "Health"),
@@ -216,6 +220,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::hint)
     .service(games::resign)
     .service(records::export_record)
+    .service(pictures::board_svg)
+    .service(pictures::board_png)
+    .service(pictures::animation_gif)
     .service(opening::opening_action)
     .service(online::accept_invitation)
     .service(online::decline_invitation)

@@ -12,6 +12,7 @@ mod offers;
 mod online;
 mod opening;
 mod persist;
+mod pictures;
 mod play;
 mod players;
 mod records;

@@ -12,6 +12,7 @@ mod live;
 mod online;
 mod openapi;
 mod openings;
+mod pictures;
 mod players;
 mod records;
 mod restart;
