@@ -289,7 +289,7 @@ class GameScreen {
     });
     this.side.replaceChildren(...[
       this.playersPanel(), this.statusPanel(), this.promptPanel(), this.openingPanel(),
-      this.sharePanel(), this.actionsPanel(), this.hintPanel(), this.movesPanel(),
+      this.sharePanel(), this.actionsPanel(), this.hintPanel(), this.movesPanel(), this.keepPanel(),
     ].filter(Boolean));
     this.renderClocks();
   }
@@ -480,6 +480,21 @@ class GameScreen {
       h('p', {}, t('hint.title', t('level.' + info.computer.level))),
       h('ol', {}, this.hints.map((c) => h('li', {}, c.name))),
       info.forced_win_in ? h('p', { class: 'muted' }, t('hint.forced', info.forced_win_in)) : null);
+  }
+
+  /** The game to keep or show: its record and its pictures. */
+  keepPanel() {
+    const g = this.game;
+    if (g.ply === 0) return null;
+    const base = `/v1/games/${encodeURIComponent(g.id)}`;
+    const link = (id, href, label) => h('a', { class: 'button', id, href, download: '' }, label);
+    return h('div', { class: 'card keep', id: 'keep' },
+      h('p', { class: 'muted' }, t('keep.title')),
+      h('div', { class: 'buttons' },
+        link('keep-sgf', `${base}/record?format=sgf`, 'SGF'),
+        link('keep-psq', `${base}/record?format=psq`, 'PSQ'),
+        link('keep-png', `${base}/board.png?numbers=true`, t('keep.picture')),
+        link('keep-gif', `${base}/animation.gif`, t('keep.animation'))));
   }
 
   movesPanel() {

@@ -92,7 +92,37 @@ export function homeScreen(main) {
     }
   });
 
-  main.append(h('section', { class: 'home' }, form));
+  main.append(h('section', { class: 'home' }, form, loadForm()));
+}
+
+/** Loading a record file as a new game (POST /v1/games/import). */
+function loadForm() {
+  const file = h('input', { type: 'file', id: 'load-file', accept: '.sgf,.psq,.txt,.json,text/plain' });
+  const against = select('against', [['me', t('opponent.local')], ...LEVELS.map((l) => [l, t('seat.computer', t('level.' + l))])], 'me');
+  const button = h('button', { type: 'submit', id: 'load' }, t('load.button'));
+  const form = h('form', { class: 'card new-game', id: 'load-game' },
+    h('h1', {}, t('load.title')), h('p', { class: 'muted' }, t('load.help')),
+    field('load.file', file), field('load.against', against), button);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const chosen = file.files && file.files[0];
+    if (!chosen) return;
+    button.disabled = true;
+    try {
+      await ensurePlayer();
+      const text = await chosen.text();
+      // The side to move after the record is whoever is not "me": the
+      // computer takes the colour that moves next only if chosen.
+      const body = { record: text };
+      if (against.value !== 'me') body.white = { ai: against.value };
+      const created = await api.request('POST', '/v1/games/import', { body });
+      navigate(`/g/${created.game.id}`);
+    } catch (err) {
+      toast(problemText(err));
+      button.disabled = false;
+    }
+  });
+  return form;
 }
 
 /** The body of `POST /v1/games` for the form's choices. */

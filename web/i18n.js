@@ -54,6 +54,9 @@ const en = {
   'card.abandoned': 'Abandoned', 'card.games': 'Games', 'card.kept': 'This browser keeps your player:',
   'card.showToken': 'Show my token', 'card.forget': 'Forget me on this browser', 'card.forgetSure': 'Really forget? Keep your token first.',
   'card.signIn': 'Use this token', 'card.signInHelp': 'Played elsewhere? Paste your token to play as that player here.',
+  'keep.title': 'Keep or show this game:', 'keep.picture': 'Picture', 'keep.animation': 'Animation',
+  'load.title': 'Load a game', 'load.help': 'An SGF, PSQ or move-list file: every move is replayed, and you can step through it with undo and redo, or play on.',
+  'load.button': 'Load', 'load.file': 'Record file', 'load.against': 'Play on against',
   'board.label': 'Board, {0} by {1}', 'board.cursor': 'Board: {0}, {1}', 'board.empty': 'empty',
   'forbidden.double_three': 'forbidden (double three)', 'forbidden.double_four': 'forbidden (double four)', 'forbidden.overline': 'forbidden (overline)',
 };
@@ -111,6 +114,9 @@ const zh = {
   'card.abandoned': '弃局', 'card.games': '对局数', 'card.kept': '此浏览器保存着你的玩家：',
   'card.showToken': '显示我的令牌', 'card.forget': '在此浏览器上忘记我', 'card.forgetSure': '确定忘记？请先保存令牌。',
   'card.signIn': '使用此令牌', 'card.signInHelp': '在别处下过棋？粘贴你的令牌即可在这里继续以该玩家身份下棋。',
+  'keep.title': '保存或分享这局棋：', 'keep.picture': '图片', 'keep.animation': '动画',
+  'load.title': '载入棋谱', 'load.help': 'SGF、PSQ 或着法列表文件：逐手重放，可用悔棋与重做逐步查看，也可继续对弈。',
+  'load.button': '载入', 'load.file': '棋谱文件', 'load.against': '继续对弈的对手',
   'board.label': '棋盘，{0}×{1}', 'board.cursor': '棋盘：{0}，{1}', 'board.empty': '空',
   'forbidden.double_three': '禁手（三三）', 'forbidden.double_four': '禁手（四四）', 'forbidden.overline': '禁手（长连）',
 };

@@ -14,9 +14,11 @@ fn paint(color: Rgb) -> Paint<'static> {
     paint
 }
 
+/// A stroke at least a little over a pixel wide: tiny-skia draws thinner
+/// ones as hairlines, which trip an assertion of its own on some shapes.
 fn stroke(width: f32, cap: LineCap) -> Stroke {
     Stroke {
-        width,
+        width: width.max(1.1),
         line_cap: cap,
         line_join: LineJoin::Round,
         ..Stroke::default()
@@ -33,6 +35,31 @@ pub(super) fn pixmap(scene: &Scene) -> Pixmap {
             Item::Rect { x, y, w, h, fill } => {
                 if let Some(rect) = Rect::from_xywh(*x, *y, *w, *h) {
                     pixmap.fill_rect(rect, &paint(*fill), t, None);
+                }
+            }
+            // Grid lines run straight across or down: a rectangle, much
+            // cheaper than a stroke.
+            Item::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                width,
+                color,
+                class: "grid",
+            } if x1 == x2 || y1 == y2 => {
+                // Whole pixels, without antialiasing: crisp lines.
+                let half = width / 2.0;
+                let snap = |a: f32, b: f32| {
+                    let start = (a - half).round();
+                    (start, (b + half).round().max(start + 1.0))
+                };
+                let (left, right) = snap(x1.min(*x2), x1.max(*x2));
+                let (top, bottom) = snap(y1.min(*y2), y1.max(*y2));
+                if let Some(rect) = Rect::from_ltrb(left, top, right, bottom) {
+                    let mut paint = paint(*color);
+                    paint.anti_alias = false;
+                    pixmap.fill_rect(rect, &paint, t, None);
                 }
             }
             Item::Line {
@@ -119,6 +146,10 @@ pub(super) fn png(scene: &Scene) -> Vec<u8> {
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_compression(png::Compression::Fast);
+        // Most rows repeat the one above (the board's lines): Up filters
+        // them to nothing, and cheaply.
+        encoder.set_filter(png::FilterType::Up);
+        encoder.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
         let mut writer = encoder.write_header().expect("a PNG header");
         // Every pixel is opaque: drop alpha.
         let rgb: Vec<u8> = pixmap
@@ -129,4 +160,38 @@ pub(super) fn png(scene: &Scene) -> Vec<u8> {
         writer.write_image_data(&rgb).expect("PNG data");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Diagram, Style, Theme};
+    use crate::rules::{Color, Point};
+
+    #[test]
+    fn every_size_and_theme_draws() {
+        let stones: Vec<(Point, Color)> = (0..20u8)
+            .map(|i| (Point::new(i % 15, 7 + i / 15), Color::of_ply(i as usize)))
+            .collect();
+        let diagram = Diagram {
+            width: 15,
+            height: 15,
+            cells: false,
+            last: Some(stones[19].0),
+            winning_line: vec![Point::new(0, 7), Point::new(4, 7)],
+            forbidden: vec![Point::new(3, 3)],
+            stones,
+        };
+        for size in (120..=1000).step_by(13) {
+            for theme in Theme::ALL {
+                for numbers in [false, true] {
+                    let png = diagram.png(&Style {
+                        size,
+                        theme,
+                        numbers,
+                    });
+                    assert!(png.starts_with(b"\x89PNG"), "{size} {theme}");
+                }
+            }
+        }
+    }
 }

@@ -106,6 +106,24 @@ async fn a_whole_game_against_the_computer_by_clicks_following_the_hints() {
         "every move of the game is on the page's board"
     );
 
+    // The game to keep: its record and pictures are links on the page.
+    for (link, kind) in [
+        ("#keep-sgf", "application/x-go-sgf"),
+        ("#keep-psq", "application/x-piskvork-psq"),
+        ("#keep-png", "image/png"),
+        ("#keep-gif", "image/gif"),
+    ] {
+        let href = page
+            .element(link)
+            .await
+            .attr("href")
+            .await
+            .unwrap()
+            .unwrap();
+        let response = app.get(&href).await;
+        assert_eq!(response.headers()["content-type"], kind, "{link}");
+    }
+
     // The score card counts the game.
     page.click("a[href='/me']").await;
     page.wait_until("return document.querySelectorAll('#score-card [data-stat]').length === 6")
@@ -433,5 +451,38 @@ async fn the_embedded_board_follows_a_game() {
         app.play_ok(&id, &token, point).await;
         page.stone(point).await;
     }
+    page.close().await;
+}
+
+#[tokio::test]
+async fn a_record_file_loads_as_a_game_to_step_through() {
+    let Some(driver) = Driver::start().await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.sgf");
+    std::fs::write(
+        &path,
+        "(;FF[4]GM[4]SZ[15]RU[renju];B[hh];W[ig];B[ii];W[jh];B[gg])",
+    )
+    .unwrap();
+    let page = driver.desktop().await;
+    page.goto(&format!("{}/", app.address)).await;
+    page.element("#load-file")
+        .await
+        .send_keys(path.to_str().unwrap())
+        .await
+        .unwrap();
+    page.click("#load").await;
+    page.element(".game").await;
+    page.settled().await;
+    for point in ["h8", "i9", "i7", "j8", "g9"] {
+        page.stone(point).await;
+    }
+    assert!(page.text(".tags").await.contains("Renju"));
+    // Step back through it.
+    page.click("#undo").await;
+    page.no_stone("g9").await;
     page.close().await;
 }
