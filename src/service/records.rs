@@ -189,7 +189,17 @@ impl Service {
                 )));
             }
             let thinking = m.thinking_ms.unwrap_or(0).max(0);
-            apply_move(&mut game, point, Some(thinking), now).map_err(|e| refuse(e.to_string()))?;
+            apply_move(&mut game, point, Some(thinking), now).map_err(|e| {
+                refuse(match e {
+                    ServiceError::Occupied { point_name, by, .. } => {
+                        format!("{point_name} is already taken by {by}")
+                    }
+                    ServiceError::Forbidden {
+                        point_name, kind, ..
+                    } => format!("{point_name} is forbidden for black ({kind})"),
+                    other => other.to_string(),
+                })
+            })?;
         }
         // A result the moves cannot show (a resignation, a timeout, a draw
         // agreed) comes from the record.
