@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use gobang::api::RateLimitConfig;
 use gobang::service::{ComputerConfig, OnlineConfig};
 use gobang::startup::{Application, Settings};
 use gobang::telemetry::{self, LogFormat};
@@ -105,6 +106,19 @@ struct ServeArgs {
     /// idle before the opponent may claim the win.
     #[arg(long, env = "GOBANG_ABANDON_AFTER_S", default_value_t = 600)]
     abandon_after_s: u64,
+    /// Rate limits: `on`, or `off` for load tests and deployments behind
+    /// their own gateway.
+    #[arg(long, env = "GOBANG_RATE_LIMITS", default_value = "on", value_parser = ["on", "off"])]
+    rate_limits: String,
+    /// Reads (GET) per token, or per address without one, per minute.
+    #[arg(long, env = "GOBANG_RATE_READS_PER_MINUTE", default_value_t = RateLimitConfig::default().reads_per_minute)]
+    rate_reads_per_minute: u32,
+    /// Writes (every other method) per token or address per minute.
+    #[arg(long, env = "GOBANG_RATE_WRITES_PER_MINUTE", default_value_t = RateLimitConfig::default().writes_per_minute)]
+    rate_writes_per_minute: u32,
+    /// Players made without a token (new players, guests) per address per hour.
+    #[arg(long, env = "GOBANG_RATE_GUESTS_PER_HOUR", default_value_t = RateLimitConfig::default().guests_per_hour)]
+    rate_guests_per_hour: u32,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -232,6 +246,12 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
             idle_limit: Duration::from_secs(args.abandon_after_s),
         },
         workers: args.workers,
+        rate_limits: RateLimitConfig {
+            enabled: args.rate_limits == "on",
+            reads_per_minute: args.rate_reads_per_minute,
+            writes_per_minute: args.rate_writes_per_minute,
+            guests_per_hour: args.rate_guests_per_hour,
+        },
     };
     let app = Application::build(settings.clone()).await?;
     tracing::info!(address = %settings.address, port = app.port(), database = %settings.database_url, "gobang is serving");

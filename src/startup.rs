@@ -11,7 +11,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder, TracingLogger};
 
-use crate::api;
+use crate::api::{self, Limits, RateLimitConfig};
 use crate::service::{ComputerConfig, OnlineConfig, Service};
 use crate::store::Store;
 
@@ -29,6 +29,8 @@ pub struct Settings {
     pub online: OnlineConfig,
     /// HTTP worker threads (default: one per core).
     pub workers: Option<usize>,
+    /// Budgets of requests per caller.
+    pub rate_limits: RateLimitConfig,
 }
 
 impl Default for Settings {
@@ -41,6 +43,7 @@ impl Default for Settings {
             computer: ComputerConfig::default(),
             online: OnlineConfig::default(),
             workers: None,
+            rate_limits: RateLimitConfig::default(),
         }
     }
 }
@@ -109,8 +112,28 @@ impl Application {
         let port = listener.local_addr()?.port();
         let data = web::Data::new(service.clone());
         let origins = settings.cors_origins.clone();
+        let limits = Limits::new(&settings.rate_limits);
         let mut server = HttpServer::new(move || {
+            let limits = limits.clone();
             App::new()
+                // Innermost: a refusal still gets its request id, CORS
+                // headers and log line.
+                .wrap_fn(move |req, srv| {
+                    let call = match limits.check(&req) {
+                        None => futures_util::future::Either::Left(srv.call(req)),
+                        Some(refusal) => {
+                            futures_util::future::Either::Right(req.into_response(refusal))
+                        }
+                    };
+                    async move {
+                        match call {
+                            futures_util::future::Either::Left(response) => {
+                                Ok(response.await?.map_into_boxed_body())
+                            }
+                            futures_util::future::Either::Right(refused) => Ok(refused),
+                        }
+                    }
+                })
                 .wrap_fn(|req, srv| {
                     let response = srv.call(req);
                     async move {

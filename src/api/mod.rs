@@ -51,6 +51,7 @@ mod client;
 mod error;
 mod events;
 mod games;
+mod limits;
 mod online;
 mod opening;
 mod pictures;
@@ -64,6 +65,7 @@ use utoipa::{Modify, OpenApi};
 use utoipa_swagger_ui::SwaggerUi;
 
 pub use error::{ApiError, Problem};
+pub use limits::{Limits, RateLimitConfig};
 
 use crate::service::Service;
 
@@ -120,7 +122,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         online::accept_rematch,
         healthz,
     ),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &RateLimited),
     tags(
         (name = "players", description = "Players, their tokens and scores"),
         (name = "games", description = "Games, moves and the computer"),
@@ -146,6 +148,77 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+    }
+}
+
+/// Every operation may answer 429 when its caller is over a rate limit.
+struct RateLimited;
+
+impl Modify for RateLimited {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{
+            ContentBuilder, HeaderBuilder, Ref, ResponseBuilder, Type, schema::ObjectBuilder,
+        };
+        let number = || ObjectBuilder::new().schema_type(Type::Integer).build();
+        let text = || ObjectBuilder::new().schema_type(Type::String).build();
+        let response = ResponseBuilder::new()
+            .description(
+                "RATE_LIMITED: the caller (its token, or its address without one) is over a budget: \
+reads, writes, or players made without a token. Come back after Retry-After seconds. \
+The budgets are the server's settings (`gobang serve --help`).",
+            )
+            .header(
+                "Retry-After",
+                HeaderBuilder::new()
+                    .schema(Some(number()))
+                    .description(Some("Seconds to wait"))
+                    .build(),
+            )
+            .header(
+                "RateLimit-Policy",
+                HeaderBuilder::new()
+                    .schema(Some(text()))
+                    .description(Some("The budget, e.g. `\"writes\";q=300;w=60`"))
+                    .build(),
+            )
+            .header(
+                "RateLimit",
+                HeaderBuilder::new()
+                    .schema(Some(text()))
+                    .description(Some("What is left of it, e.g. `\"writes\";r=0;t=12`"))
+                    .build(),
+            )
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build();
+        // Health checks are never limited.
+        for (_, item) in openapi
+            .paths
+            .paths
+            .iter_mut()
+            .filter(|(path, _)| path.as_str() != "/healthz")
+        {
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.delete,
+                &mut item.patch,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                operation
+                    .responses
+                    .responses
+                    .entry("429".into())
+                    .or_insert_with(|| response.clone().into());
+            }
+        }
     }
 }
 

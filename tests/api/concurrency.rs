@@ -115,13 +115,15 @@ async fn of_many_racing_moves_on_one_point_exactly_one_is_accepted_and_the_recor
             .count(),
         15
     );
-    // Different points without If-Match: all accepted, one ply each.
+    // Different points without If-Match: all accepted, one ply each. The
+    // points stand three apart, so no arrival order makes a five (which
+    // would end the game and refuse the rest).
     let attempts = (0..10).map(|i| {
         let request = app
             .client
             .post(app.url(&format!("/v1/games/{game}/moves")))
             .bearer_auth(&token)
-            .json(&json!({"x": i, "y": 0}));
+            .json(&json!({"x": (i % 5) * 3, "y": (i / 5) * 3}));
         async move { request.send().await.unwrap().status() }
     });
     let statuses = futures_join_all(attempts).await;

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use actix_web::dev::ServerHandle;
+use gobang::api::RateLimitConfig;
 use gobang::service::{ComputerConfig, OnlineConfig};
 use gobang::startup::{Application, Settings};
 use reqwest::{Response, StatusCode};
@@ -54,11 +55,40 @@ pub async fn spawn_app_online(online: OnlineConfig) -> TestApp {
     spawn_app_configured(database, dir, computer, online).await
 }
 
+/// A server on a fresh database with rate limits on, as given.
+pub async fn spawn_app_limited(rate_limits: RateLimitConfig) -> TestApp {
+    let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
+    let database = dir.path().join("gobang.db");
+    let computer = ComputerConfig {
+        default_budget: std::time::Duration::from_millis(200),
+        ..ComputerConfig::default()
+    };
+    spawn_app_full(
+        database,
+        dir,
+        computer,
+        OnlineConfig::default(),
+        rate_limits,
+    )
+    .await
+}
+
 async fn spawn_app_configured(
     database: PathBuf,
     dir: std::sync::Arc<tempfile::TempDir>,
     computer: ComputerConfig,
     online: OnlineConfig,
+) -> TestApp {
+    // The suite's servers run without rate limits unless a test asks.
+    spawn_app_full(database, dir, computer, online, RateLimitConfig::off()).await
+}
+
+async fn spawn_app_full(
+    database: PathBuf,
+    dir: std::sync::Arc<tempfile::TempDir>,
+    computer: ComputerConfig,
+    online: OnlineConfig,
+    rate_limits: RateLimitConfig,
 ) -> TestApp {
     let settings = Settings {
         address: "127.0.0.1".into(),
@@ -68,6 +98,7 @@ async fn spawn_app_configured(
         computer,
         online,
         workers: Some(2),
+        rate_limits,
     };
     let app = Application::build(settings)
         .await

@@ -1,0 +1,100 @@
+//! Rate limits: a caller over its budget gets 429 with when to come back;
+//! other callers and other budgets are untouched.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{assert_problem, spawn_app_limited};
+use gobang::api::RateLimitConfig;
+
+#[tokio::test]
+async fn a_token_over_its_write_budget_is_told_when_to_come_back() {
+    let app = spawn_app_limited(RateLimitConfig {
+        enabled: true,
+        reads_per_minute: 1000,
+        writes_per_minute: 4,
+        guests_per_hour: 100,
+    })
+    .await;
+    let (_, ada) = app.player("Ada").await;
+    let (_, bob) = app.player("Bob").await;
+    let (id, _) = {
+        let created = app
+            .create_game(Some(&ada), json!({"black": "me", "white": "me"}))
+            .await;
+        (created["game"]["id"].as_str().unwrap().to_string(), ())
+    };
+    // Ada has spent one write creating the game: three moves more fit.
+    for at in ["h8", "h9", "i8"] {
+        app.play_ok(&id, &ada, at).await;
+    }
+    let refused = app.play(&id, &ada, "i9").await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let headers = refused.headers().clone();
+    let wait: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    assert_eq!(headers["ratelimit-policy"], "\"writes\";q=4;w=60");
+    assert_eq!(
+        headers["ratelimit"].to_str().unwrap(),
+        format!("\"writes\";r=0;t={wait}")
+    );
+    assert!(headers.contains_key("x-request-id"));
+    let problem = assert_problem(refused, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert!(problem["detail"].as_str().unwrap().contains("try again in"));
+    // The move was not played.
+    let game: Value = app
+        .get(&format!("/v1/games/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(game["ply"], 3);
+    // Reads are their own budget; other tokens their own.
+    let read = app
+        .client
+        .get(app.url(&format!("/v1/games/{id}")))
+        .bearer_auth(&ada)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.status(), StatusCode::OK);
+    let other = app
+        .create_game(Some(&bob), json!({"white": {"ai": "beginner"}}))
+        .await;
+    assert_eq!(other["game"]["status"], "in_progress");
+    // Health checks are never counted.
+    for _ in 0..10 {
+        assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn guests_are_limited_per_address_and_tokens_play_on() {
+    let app = spawn_app_limited(RateLimitConfig {
+        enabled: true,
+        reads_per_minute: 1000,
+        writes_per_minute: 1000,
+        guests_per_hour: 2,
+    })
+    .await;
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let created = app.post("/v1/games", None, None).await;
+        assert_eq!(created.status(), StatusCode::CREATED);
+        let body: Value = created.json().await.unwrap();
+        tokens.push(body["you"]["token"].as_str().unwrap().to_string());
+    }
+    let refused = app
+        .post("/v1/players", None, Some(json!({"name": "Eve"})))
+        .await;
+    assert_eq!(
+        refused.headers()["ratelimit-policy"],
+        "\"guests\";q=2;w=3600"
+    );
+    assert_problem(refused, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    let import = app.post("/v1/games/import", None, None).await;
+    assert_eq!(import.status(), StatusCode::TOO_MANY_REQUESTS);
+    // A guest made earlier plays on with its token.
+    let game = app.create_game(Some(&tokens[0]), json!({})).await;
+    assert_eq!(game["game"]["status"], "in_progress");
+}
