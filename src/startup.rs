@@ -87,11 +87,16 @@ fn cors(origins: &[String]) -> Cors {
             header::CONTENT_TYPE,
             header::IF_MATCH,
             header::ACCEPT,
+            HeaderName::from_static("idempotency-key"),
         ])
         .expose_headers([
             header::ETAG,
             header::LOCATION,
             HeaderName::from_static("x-request-id"),
+            HeaderName::from_static("idempotent-replayed"),
+            header::RETRY_AFTER,
+            HeaderName::from_static("ratelimit"),
+            HeaderName::from_static("ratelimit-policy"),
         ])
         .max_age(3600);
     if origins.iter().any(|o| o == "*") {
@@ -116,8 +121,11 @@ impl Application {
         let mut server = HttpServer::new(move || {
             let limits = limits.clone();
             App::new()
-                // Innermost: a refusal still gets its request id, CORS
-                // headers and log line.
+                // Innermost: retries answered from the first answer (inside
+                // the rate limits, so a refused request leaves its key free).
+                .wrap(actix_web::middleware::from_fn(api::idempotency::handle))
+                // A refusal still gets its request id, CORS headers and log
+                // line.
                 .wrap_fn(move |req, srv| {
                     let call = match limits.check(&req) {
                         None => futures_util::future::Either::Left(srv.call(req)),

@@ -51,6 +51,7 @@ mod client;
 mod error;
 mod events;
 mod games;
+pub mod idempotency;
 mod limits;
 mod online;
 mod opening;
@@ -195,6 +196,24 @@ The budgets are the server's settings (`gobang serve --help`).",
                     .build(),
             )
             .build();
+        let idempotency_key = utoipa::openapi::path::ParameterBuilder::new()
+            .name("Idempotency-Key")
+            .parameter_in(utoipa::openapi::path::ParameterIn::Header)
+            .required(utoipa::openapi::Required::False)
+            .description(Some(
+                "Makes a retry safe: the same key with the same request answers with the first \
+answer (and `Idempotent-Replayed: true`) without acting again; with another request it is 422 \
+IDEMPOTENCY_KEY_REUSED; while the first is under way, 409 IDEMPOTENCY_KEY_IN_USE. Keys \
+(1–255 characters, a UUID is ideal) belong to the caller and are kept 24 hours.",
+            ))
+            .schema(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(255))
+                    .build(),
+            ))
+            .build();
         // Health checks are never limited.
         for (_, item) in openapi
             .paths
@@ -217,6 +236,11 @@ The budgets are the server's settings (`gobang serve --help`).",
                     .responses
                     .entry("429".into())
                     .or_insert_with(|| response.clone().into());
+            }
+            if let Some(post) = &mut item.post {
+                post.parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(idempotency_key.clone().into());
             }
         }
     }

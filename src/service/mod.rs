@@ -8,6 +8,7 @@ mod error;
 mod events;
 mod game;
 mod games;
+mod idempotency;
 mod offers;
 mod online;
 mod opening;

@@ -7,6 +7,7 @@
 //! result.
 
 mod games;
+pub mod idempotency;
 mod players;
 
 use std::str::FromStr;
@@ -133,7 +134,7 @@ impl Store {
 }
 
 /// The migrations in `migrations/`, compiled into the binary.
-const MIGRATIONS: [(i64, &str, &str); 3] = [
+const MIGRATIONS: [(i64, &str, &str); 4] = [
     (1, "init", include_str!("../../migrations/0001_init.sql")),
     (
         2,
@@ -144,6 +145,11 @@ const MIGRATIONS: [(i64, &str, &str); 3] = [
         3,
         "openings",
         include_str!("../../migrations/0003_openings.sql"),
+    ),
+    (
+        4,
+        "idempotency",
+        include_str!("../../migrations/0004_idempotency.sql"),
     ),
 ];
 

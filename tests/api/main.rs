@@ -8,6 +8,7 @@ mod concurrency;
 mod errors;
 mod games;
 mod helpers;
+mod idempotency;
 mod limits;
 mod live;
 mod online;
