@@ -18,6 +18,27 @@ pub struct Caller(pub PlayerRow);
 /// The caller if a token was sent; 401 for a token that fits no player.
 pub struct MaybeCaller(pub Option<PlayerRow>);
 
+/// Who a request comes from, for budgets and idempotency keys: its bearer
+/// token, or its address when it sends none (not checked: a wrong token
+/// is refused later, by the route).
+pub(super) enum Client {
+    Token(String),
+    Address(String),
+}
+
+impl Client {
+    pub(super) fn of(req: &HttpRequest) -> Client {
+        match bearer(req).ok().flatten() {
+            Some(token) => Client::Token(token),
+            None => Client::Address(
+                req.peer_addr()
+                    .map(|a| a.ip().to_string())
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+}
+
 fn bearer(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else {
         return Ok(None);

@@ -83,14 +83,9 @@ fn etag() -> String {
     format!("\"web-{}\"", *BUILD)
 }
 
-/// Whether the client already holds this build (`If-None-Match`).
+/// Whether the client already holds this build.
 fn fresh(req: &HttpRequest) -> bool {
-    let tag = etag();
-    req.headers()
-        .get_all(header::IF_NONE_MATCH)
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|v| v.trim() == tag || v.trim() == "*")
+    super::not_modified(req, &etag())
 }
 
 fn page(req: &HttpRequest, body: &'static str, csp: &'static str) -> HttpResponse {

@@ -13,6 +13,7 @@ use actix_web::{HttpMessage, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 
+use super::auth::Client;
 use super::error::ApiError;
 use crate::service::{Service, ServiceError};
 use crate::store::idempotency::{Claim, StoredResponse};
@@ -28,18 +29,9 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Who owns a key: the caller's token (hashed) or its address.
 fn owner(req: &ServiceRequest) -> String {
-    let token = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    match token {
-        Some(token) => format!("t:{}", hex(&Sha256::digest(token.trim().as_bytes())[..16])),
-        None => format!(
-            "a:{}",
-            req.peer_addr()
-                .map(|a| a.ip().to_string())
-                .unwrap_or_default()
-        ),
+    match Client::of(req.request()) {
+        Client::Token(token) => format!("t:{}", hex(&Sha256::digest(token.as_bytes())[..16])),
+        Client::Address(address) => format!("a:{address}"),
     }
 }
 

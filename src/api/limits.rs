@@ -2,7 +2,6 @@
 //! token, or without one its address), refused with 429 `RATE_LIMITED`,
 //! `Retry-After` and the IETF `RateLimit-Policy` / `RateLimit` headers.
 
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +13,7 @@ use actix_web::http::{Method, StatusCode, header};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use super::auth::Client;
 use super::error::ApiError;
 
 /// The budgets; `enabled: false` turns every one off.
@@ -101,28 +101,6 @@ struct Budgets {
     checks: AtomicU64,
 }
 
-/// Who is asking: their token, or their address.
-fn caller_key(req: &ServiceRequest) -> (String, bool) {
-    let token = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim().to_string());
-    match token {
-        Some(token) => (format!("t:{token}"), true),
-        None => (format!("a:{}", address(req)), false),
-    }
-}
-
-fn address(req: &ServiceRequest) -> String {
-    req.peer_addr()
-        .map(|a| a.ip())
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
-        .to_string()
-}
-
 impl Limits {
     pub fn new(config: &RateLimitConfig) -> Limits {
         if !config.enabled {
@@ -152,7 +130,10 @@ impl Limits {
                 budget.limiter.retain_recent();
             }
         }
-        let (key, has_token) = caller_key(req);
+        let (key, has_token, address) = match Client::of(req.request()) {
+            Client::Token(token) => (format!("t:{token}"), true, None),
+            Client::Address(address) => (format!("a:{address}"), false, Some(address)),
+        };
         let reading = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
         let budget = if reading {
             &budgets.reads
@@ -169,7 +150,10 @@ impl Limits {
         let makes_guest = *req.method() == Method::POST
             && !has_token
             && matches!(path, "/v1/players" | "/v1/games" | "/v1/games/import");
-        if makes_guest && let Err(wait) = budgets.guests.check(&address(req)) {
+        if makes_guest
+            && let Some(address) = address
+            && let Err(wait) = budgets.guests.check(&address)
+        {
             return Some(refusal(&budgets.guests, wait, "address"));
         }
         None

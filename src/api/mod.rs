@@ -254,6 +254,16 @@ pub fn openapi_json() -> String {
         .expect("the OpenAPI document serializes")
 }
 
+/// Whether the client already holds the representation tagged `tag`
+/// (`If-None-Match`, including `*`).
+pub(crate) fn not_modified(req: &actix_web::HttpRequest, tag: &str) -> bool {
+    req.headers()
+        .get_all(actix_web::http::header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|v| v.trim() == tag || v.trim() == "*")
+}
+
 /// Liveness and database reachability.
 #[utoipa::path(
     tag = "operations",

@@ -81,11 +81,7 @@ async fn picture(
     content_type: &'static str,
     render: impl FnOnce() -> Vec<u8> + Send + 'static,
 ) -> Result<HttpResponse> {
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let fresh = super::not_modified(req, &tag);
     // A finished game's pictures never change; others do with every move.
     let cache = if game.status == Status::Finished {
         "public, max-age=86400"

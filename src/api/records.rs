@@ -110,11 +110,7 @@ pub async fn export_record(
     let format = negotiate(&req, query.format.as_deref())?;
     let (game, record) = service.record(&id).await?;
     let tag = format!("\"{}-{}\"", game.version, format.as_str());
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let fresh = super::not_modified(&req, &tag);
     let mut response = if fresh {
         HttpResponse::NotModified()
     } else {

@@ -65,6 +65,14 @@ fn stars(w: u8, h: u8) -> Vec<(u8, u8)> {
     list
 }
 
+/// An X of half-size `r` centred on (cx, cy).
+fn cross(cx: f32, cy: f32, r: f32) -> Vec<Vec<(f32, f32)>> {
+    vec![
+        vec![(cx - r, cy - r), (cx + r, cy + r)],
+        vec![(cx + r, cy - r), (cx - r, cy + r)],
+    ]
+}
+
 /// `text` centred on (cx, cy), `size` pixels tall for a digit.
 fn text(text: &str, cx: f32, cy: f32, size: f32) -> (Vec<Vec<(f32, f32)>>, f32) {
     let unit = size / 6.0;
@@ -185,10 +193,7 @@ pub(super) fn build(d: &Diagram, style: &Style) -> Scene {
             let r = cell * 0.3;
             if color == Color::Black {
                 items.push(Item::Strokes {
-                    lines: vec![
-                        vec![(cx - r, cy - r), (cx + r, cy + r)],
-                        vec![(cx + r, cy - r), (cx - r, cy + r)],
-                    ],
+                    lines: cross(cx, cy, r),
                     width: cell * 0.12,
                     color: if win { colors.mark } else { colors.black },
                     class: "stone black",
@@ -282,10 +287,7 @@ pub(super) fn build(d: &Diagram, style: &Style) -> Scene {
         let (cx, cy) = (px(p.x), px(p.y));
         let r = cell * 0.2;
         items.push(Item::Strokes {
-            lines: vec![
-                vec![(cx - r, cy - r), (cx + r, cy + r)],
-                vec![(cx + r, cy - r), (cx - r, cy + r)],
-            ],
+            lines: cross(cx, cy, r),
             width: cell * 0.07,
             color: colors.mark,
             class: "forbidden",

@@ -60,15 +60,7 @@ impl Service {
         spec: GameSpec,
     ) -> Result<(PlayOutcome, Option<NewlyCreated>)> {
         let mut tx = self.store.write().await?;
-        let (caller, guest) = match caller {
-            Some(player) => (player, None),
-            None => {
-                let suffix = random_id("");
-                let name = PlayerName::parse(&format!("Guest {}", &suffix[..6]))?;
-                let created = create_player_in(&mut tx, &name).await?;
-                (created.player.clone(), Some(created))
-            }
-        };
+        let (caller, guest) = caller_or_guest(&mut tx, caller).await?;
         let game = self.new_game(&mut tx, &caller, spec, Utc::now()).await?;
         store::insert_game(&mut tx, &game.to_row()).await?;
         tx.commit().await?;
@@ -458,6 +450,23 @@ impl Service {
 }
 
 /// The seat a spec stands for.
+/// The caller, or a guest player made for a caller who sent no token (in
+/// the same transaction as what they asked for).
+pub(super) async fn caller_or_guest(
+    conn: &mut Conn,
+    caller: Option<PlayerRow>,
+) -> Result<(PlayerRow, Option<NewlyCreated>)> {
+    match caller {
+        Some(player) => Ok((player, None)),
+        None => {
+            let suffix = random_id("");
+            let name = PlayerName::parse(&format!("Guest {}", &suffix[..6]))?;
+            let created = create_player_in(conn, &name).await?;
+            Ok((created.player.clone(), Some(created)))
+        }
+    }
+}
+
 async fn resolve_seat(conn: &mut Conn, caller: &PlayerRow, spec: &SeatSpec) -> Result<Seat> {
     let player = match spec {
         SeatSpec::Open => return Ok(Seat::Open),

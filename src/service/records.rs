@@ -3,12 +3,12 @@
 
 use chrono::Utc;
 
+use super::Service;
 use super::error::{Result, ServiceError};
 use super::game::{Game, GameResult, MoveRecord, Reason, Seat, Status};
-use super::games::{GameSpec, SeatSpec};
+use super::games::{GameSpec, SeatSpec, caller_or_guest};
 use super::play::{PlayOutcome, apply_move, finish, point_name};
-use super::players::{NewlyCreated, PlayerName, create_player_in};
-use super::{Service, random_id};
+use super::players::NewlyCreated;
 use crate::records::{Ending, GameRecord, ReadPoint, ReadRecord, RecordMove, RecordResult};
 use crate::rules::{OpeningRule, Point, RuleSet, Variant, VariantSpec, parse_point};
 use crate::store::{self, MoveRow, PlayerRow};
@@ -138,15 +138,7 @@ impl Service {
     ) -> Result<(PlayOutcome, Option<NewlyCreated>)> {
         let variant = import_variant(&request)?;
         let mut tx = self.store.write().await?;
-        let (caller, guest) = match caller {
-            Some(player) => (player, None),
-            None => {
-                let suffix = random_id("");
-                let name = PlayerName::parse(&format!("Guest {}", &suffix[..6]))?;
-                let created = create_player_in(&mut tx, &name).await?;
-                (created.player.clone(), Some(created))
-            }
-        };
+        let (caller, guest) = caller_or_guest(&mut tx, caller).await?;
         for seat in [&request.black, &request.white] {
             if matches!(seat, SeatSpec::Open | SeatSpec::Player(_)) {
                 return Err(ServiceError::Validation(
