@@ -10,7 +10,9 @@ use crate::helpers::{TestApp, assert_problem, spawn_app};
 /// Reads server-sent events off a streaming response.
 pub struct EventReader {
     response: reqwest::Response,
-    buffer: String,
+    /// Bytes, not text: a chunk may end inside a character (the opening's
+    /// kanji), which only the next chunk completes.
+    buffer: Vec<u8>,
 }
 
 impl EventReader {
@@ -24,15 +26,16 @@ impl EventReader {
         assert_eq!(response.headers()["content-type"], "text/event-stream");
         EventReader {
             response,
-            buffer: String::new(),
+            buffer: Vec::new(),
         }
     }
 
     /// The next `state` event: (version, state).
     pub async fn next(&mut self) -> (i64, Value) {
         loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let frame: String = self.buffer.drain(..end + 2).collect();
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let bytes: Vec<u8> = self.buffer.drain(..end + 2).collect();
+                let frame = String::from_utf8(bytes).expect("a whole frame is UTF-8");
                 if frame.starts_with(':') {
                     continue;
                 }
@@ -53,7 +56,7 @@ impl EventReader {
                 .expect("an event within 10 s")
                 .unwrap()
                 .expect("the stream stays open");
-            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            self.buffer.extend_from_slice(&chunk);
         }
     }
 }
