@@ -101,13 +101,15 @@ async fn listen(
 ) {
     let mut response = client.get(url).send().await.expect("the stream opens");
     assert!(response.status().is_success());
-    let mut buffer = String::new();
+    // Bytes: a chunk may end inside a character that the next completes.
+    let mut buffer: Vec<u8> = Vec::new();
     let mut first = true;
     while let Ok(Some(chunk)) = response.chunk().await {
         let now = Instant::now();
-        buffer.push_str(std::str::from_utf8(&chunk).expect("UTF-8 events"));
-        while let Some(end) = buffer.find("\n\n") {
-            let frame: String = buffer.drain(..end + 2).collect();
+        buffer.extend_from_slice(&chunk);
+        while let Some(end) = buffer.windows(2).position(|w| w == b"\n\n") {
+            let bytes: Vec<u8> = buffer.drain(..end + 2).collect();
+            let frame = String::from_utf8_lossy(&bytes);
             let Some(version) = frame
                 .lines()
                 .find_map(|l| l.strip_prefix("id: "))
