@@ -16,6 +16,11 @@ async fn finished_game(app: &TestApp) -> (String, Vec<&'static str>) {
     (id, moves)
 }
 
+/// The text of a picture.
+async fn picture_text(app: &TestApp, path: &str) -> String {
+    app.get(path).await.text().await.unwrap()
+}
+
 fn number(node: &roxmltree::Node, attribute: &str) -> f64 {
     node.attribute(attribute).unwrap().parse().unwrap()
 }
@@ -59,12 +64,11 @@ async fn the_svg_shows_every_stone_the_last_move_and_the_winning_row_where_they_
     assert_eq!(number(win, "y1"), number(&stones[0], "cy"));
     assert!(number(win, "x2") > number(win, "x1"));
     // Numbers, on request; an earlier move, on request.
-    let numbered = app
-        .get(&format!("/v1/games/{id}/board.svg?numbers=true&ply=4"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let numbered = picture_text(
+        &app,
+        &format!("/v1/games/{id}/board.svg?numbers=true&ply=4"),
+    )
+    .await;
     let doc = roxmltree::Document::parse(&numbered).unwrap();
     let count = |class: &str| {
         doc.descendants()
@@ -90,12 +94,7 @@ async fn renju_pictures_mark_the_forbidden_points_and_tic_tac_toe_is_drawn_in_ce
         .unwrap();
     let forbidden = game["forbidden"].as_array().unwrap().len();
     assert!(forbidden >= 1);
-    let svg = app
-        .get(&format!("/v1/games/{id}/board.svg?theme=paper"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let svg = picture_text(&app, &format!("/v1/games/{id}/board.svg?theme=paper")).await;
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let marks = doc
         .descendants()
@@ -106,12 +105,7 @@ async fn renju_pictures_mark_the_forbidden_points_and_tic_tac_toe_is_drawn_in_ce
 
     let (id, token) = app.local_game(json!({"rules": "tictactoe"})).await;
     app.play_ok(&id, &token, "b2").await;
-    let svg = app
-        .get(&format!("/v1/games/{id}/board.svg?theme=dark"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let svg = picture_text(&app, &format!("/v1/games/{id}/board.svg?theme=dark")).await;
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let cross = doc
         .descendants()

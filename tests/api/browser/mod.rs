@@ -6,7 +6,14 @@ mod driver;
 use driver::{Driver, Page};
 use serde_json::json;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{TestApp, spawn_app};
+
+/// Chromium's driver and a server on a fresh database; `None` (the test
+/// skips) where there is no Chromium.
+async fn start() -> Option<(Driver, TestApp)> {
+    let driver = Driver::start().await?;
+    Some((driver, spawn_app().await))
+}
 
 /// Fills the new-game form and starts the game; the page moves to it.
 async fn start_game(page: &Page, address: &str, choices: &[(&str, &str)]) -> String {
@@ -30,10 +37,9 @@ async fn start_game(page: &Page, address: &str, choices: &[(&str, &str)]) -> Str
 
 #[tokio::test]
 async fn a_whole_game_against_the_computer_by_clicks_following_the_hints() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let page = driver.desktop().await;
     let id = start_game(
         &page,
@@ -134,10 +140,9 @@ async fn a_whole_game_against_the_computer_by_clicks_following_the_hints() {
 
 #[tokio::test]
 async fn two_browsers_play_online_through_the_share_link_while_a_third_watches() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let ada = driver.desktop().await;
     let id = start_game(
         &ada,
@@ -240,10 +245,9 @@ async fn two_browsers_play_online_through_the_share_link_while_a_third_watches()
 
 #[tokio::test]
 async fn undo_redo_and_the_keyboard_in_a_game_on_one_device() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let page = driver.desktop().await;
     start_game(&page, &app.address, &[("opponent", "local")]).await;
     // The keyboard: the cursor starts at the centre; Enter plays there.
@@ -285,10 +289,9 @@ async fn undo_redo_and_the_keyboard_in_a_game_on_one_device() {
 
 #[tokio::test]
 async fn a_forbidden_point_is_marked_for_black_and_refused_with_the_servers_message() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let page = driver.desktop().await;
     start_game(
         &page,
@@ -325,10 +328,9 @@ async fn a_forbidden_point_is_marked_for_black_and_refused_with_the_servers_mess
 
 #[tokio::test]
 async fn the_yamaguchi_opening_is_played_with_buttons_and_clicks() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let page = driver.desktop().await;
     let id = start_game(
         &page,
@@ -386,10 +388,9 @@ async fn the_yamaguchi_opening_is_played_with_buttons_and_clicks() {
 
 #[tokio::test]
 async fn on_a_phone_the_board_fills_the_width_and_a_tap_plays() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let page = driver.phone().await;
     start_game(
         &page,
@@ -424,10 +425,9 @@ async fn on_a_phone_the_board_fills_the_width_and_a_tap_plays() {
 
 #[tokio::test]
 async fn the_embedded_board_follows_a_game() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let (id, token) = app.local_game(json!({})).await;
     let page = driver.desktop().await;
     page.goto(&format!("{}/embed/{id}", app.address)).await;
@@ -456,10 +456,9 @@ async fn the_embedded_board_follows_a_game() {
 
 #[tokio::test]
 async fn a_record_file_loads_as_a_game_to_step_through() {
-    let Some(driver) = Driver::start().await else {
+    let Some((driver, app)) = start().await else {
         return;
     };
-    let app = spawn_app().await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.sgf");
     std::fs::write(
