@@ -55,8 +55,9 @@ pub async fn create_player(
     )
 )]
 #[get("/v1/players/me")]
-pub async fn me(caller: Caller) -> web::Json<PlayerView> {
-    web::Json(caller.0.into())
+pub async fn me(service: web::Data<Service>, caller: Caller) -> Result<web::Json<PlayerView>> {
+    // The caller as authenticated may be a minute old: the counts are read now.
+    Ok(web::Json(service.player(&caller.0.id).await?.into()))
 }
 
 /// A player and their cumulative score.

@@ -2,6 +2,7 @@
 //! the rules whether the action is legal and the engine for moves (on the
 //! blocking pool), and writes the result in one transaction.
 
+mod cache;
 mod computer;
 mod cursor;
 mod error;
@@ -49,6 +50,7 @@ pub struct Service {
     online: OnlineConfig,
     /// Rung when a timed game is written, so the clock watcher looks again.
     clocks_changed: Arc<Notify>,
+    caches: cache::Caches,
 }
 
 impl Service {
@@ -64,6 +66,7 @@ impl Service {
             events: Events::default(),
             online,
             clocks_changed: Arc::new(Notify::new()),
+            caches: cache::Caches::default(),
         };
         service.ensure_computer_players().await?;
         Ok(service)

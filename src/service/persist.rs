@@ -192,35 +192,66 @@ impl Service {
     ) -> Result<Option<(Game, T)>> {
         const ATTEMPTS: usize = 16;
         let mut attempt = 0;
+        // A cached game is a guess at the stored one: whatever it leads to
+        // other than a write is checked on the stored game.
+        let mut trust_cache = true;
         loop {
             attempt += 1;
-            let mut game = self.game(id).await?;
+            let cached = trust_cache.then(|| self.caches.game(id)).flatten();
+            let from_cache = cached.is_some();
+            let mut game = match cached {
+                Some(game) => game,
+                None => self.game(id).await?,
+            };
+            let mut recheck = || {
+                self.caches.forget_game(id);
+                trust_cache = false;
+            };
             let now = Utc::now();
             if game.out_of_time(now) {
                 let before = Before::of(&game);
                 lose_on_time(&mut game, now);
                 match self.save(&before, &mut game, now).await {
-                    Ok(()) | Err(ServiceError::VersionMismatch { .. }) => continue,
+                    Ok(()) => continue,
+                    Err(ServiceError::VersionMismatch { .. }) => {
+                        self.store.settle().await;
+                        recheck();
+                        continue;
+                    }
                     Err(e) => return Err(e),
                 }
             }
-            check_version(&game, if_match)?;
             let before = Before::of(&game);
-            let Some(value) = action(&mut game, now)? else {
-                return Ok(None);
+            let outcome = check_version(&game, if_match).and_then(|()| action(&mut game, now));
+            let value = match outcome {
+                Ok(Some(value)) => value,
+                Ok(None) | Err(_) if from_cache => {
+                    recheck();
+                    continue;
+                }
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(e),
             };
             match self.save(&before, &mut game, now).await {
                 Ok(()) => return Ok(Some((game, value))),
                 Err(ServiceError::VersionMismatch { .. })
                     if if_match.is_none() && attempt < ATTEMPTS =>
                 {
+                    // The newer game may still be in a write batch.
+                    self.store.settle().await;
+                    recheck();
                     continue;
                 }
                 Err(ServiceError::VersionMismatch { expected, .. }) => {
+                    self.caches.forget_game(id);
+                    self.store.settle().await;
                     let current = self.game(id).await?.version;
                     return Err(ServiceError::VersionMismatch { expected, current });
                 }
-                Err(e) => return Err(e),
+                Err(e) => {
+                    self.caches.forget_game(id);
+                    return Err(e);
+                }
             }
         }
     }
@@ -232,6 +263,7 @@ impl Service {
         write_game(&mut tx, before, game, now).await?;
         tx.commit().await?;
         let spawned = game.spawned.take();
+        self.caches.keep_game(game);
         self.events.publish(game);
         if let Some(spawned) = spawned {
             self.events.publish(&spawned);

@@ -94,11 +94,19 @@ impl Service {
     }
 
     /// The player a bearer token belongs to.
+    /// Who they are, that is: their counts may be a minute old (read them
+    /// with [`Service::player`]).
     pub async fn authenticate(&self, token: &str) -> Result<PlayerRow> {
+        let hash = token_hash(token);
+        if let Some(player) = self.caches.player(&hash) {
+            return Ok(player);
+        }
         let mut conn = self.store.read().await?;
-        store::player_by_token_hash(&mut conn, &token_hash(token))
+        let player = store::player_by_token_hash(&mut conn, &hash)
             .await?
-            .ok_or(ServiceError::BadToken)
+            .ok_or(ServiceError::BadToken)?;
+        self.caches.keep_player(hash, &player);
+        Ok(player)
     }
 
     /// One page of the leaderboard and the cursor of the next, if any.

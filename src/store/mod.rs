@@ -9,6 +9,7 @@
 mod games;
 pub mod idempotency;
 mod players;
+mod writer;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -16,8 +17,10 @@ use std::time::Duration;
 
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{SqlStr, SqliteConnection, SqlitePool, Transaction};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use sqlx::{SqlStr, SqliteConnection, SqlitePool};
+
+use writer::Writer;
+pub use writer::{BatchObserver, WriteTx};
 
 pub use games::{
     GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_with_players, insert_game,
@@ -37,46 +40,19 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("unsupported database URL {0:?}: use sqlite:PATH (PostgreSQL is not available yet)")]
     UnsupportedUrl(String),
+    #[error("the write batch holding this write failed to commit: {0}")]
+    Batch(Arc<sqlx::Error>),
     #[error("stored data is inconsistent: {0}")]
     Corrupt(String),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-/// A write transaction. SQLite has one writer at a time; writers queue here,
-/// in the process, rather than in SQLite's busy handler, which sleeps in
-/// steps of up to 100 ms and turns contention into long tail latencies.
-pub struct WriteTx {
-    // Declared first so it rolls back (when not committed) before the turn is passed on.
-    tx: Transaction<'static, sqlx::Sqlite>,
-    _turn: OwnedMutexGuard<()>,
-}
-
-impl WriteTx {
-    pub async fn commit(self) -> Result<()> {
-        self.tx.commit().await?;
-        Ok(())
-    }
-}
-
-impl std::ops::Deref for WriteTx {
-    type Target = SqliteConnection;
-    fn deref(&self) -> &SqliteConnection {
-        &self.tx
-    }
-}
-
-impl std::ops::DerefMut for WriteTx {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        &mut self.tx
-    }
-}
-
 /// The database behind gobang.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
-    writer: Arc<Mutex<()>>,
+    writer: Arc<Writer>,
 }
 
 impl Store {
@@ -99,21 +75,34 @@ impl Store {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .min_connections(1)
+            // A file that answered a moment ago still does: a test query
+            // before each use would cost a trip to the connection's thread.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         migrator().run(&pool).await?;
         Ok(Store {
+            writer: Arc::new(Writer::new(pool.clone())),
             pool,
-            writer: Arc::new(Mutex::new(())),
         })
     }
 
-    /// Starts a write transaction that holds the database's write lock from
-    /// its first statement.
+    /// Starts a write: one writer at a time, its changes committed (with
+    /// other writers', see [`writer`]) when [`WriteTx::commit`] returns, and
+    /// undone if it is dropped.
     pub async fn write(&self) -> Result<WriteTx> {
-        let turn = self.writer.clone().lock_owned().await;
-        let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        Ok(WriteTx { tx, _turn: turn })
+        self.writer.begin().await
+    }
+
+    /// Commits the writes still waiting in a batch, so that a read sees
+    /// them: for a writer whose version check failed.
+    pub async fn settle(&self) {
+        self.writer.settle().await
+    }
+
+    /// Reports each committed write batch to `observer`.
+    pub fn observe_batches(&self, observer: Arc<dyn BatchObserver>) {
+        self.writer.observe(observer);
     }
 
     /// A connection for reading.
@@ -129,6 +118,7 @@ impl Store {
 
     /// Closes every connection (after the last write has been committed).
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 }

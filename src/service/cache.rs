@@ -1,0 +1,86 @@
+//! What a request would otherwise read from the store every time: the
+//! player behind a token, and the games being played.
+//!
+//! Both are safe to be out of date. A token always belongs to the same
+//! player, and what is cached of a player is who they are (their counts
+//! are read afresh where shown). A cached game is only the starting point
+//! of an action: the write still checks the stored version, and an action
+//! that fails or finds nothing to do on a cached game is tried again on
+//! the stored one before anybody is told (so another instance's writes are
+//! never hidden). Bounded, least recently used first out.
+
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use lru::LruCache;
+
+use super::game::Game;
+use crate::store::PlayerRow;
+
+/// How long a token's player is trusted without asking the store.
+const TOKEN_TTL: Duration = Duration::from_secs(60);
+const TOKENS: usize = 50_000;
+const GAMES: usize = 10_000;
+
+#[derive(Clone, Debug)]
+pub(super) struct Caches {
+    tokens: Arc<Mutex<LruCache<String, (PlayerRow, Instant)>>>,
+    games: Arc<Mutex<LruCache<String, Game>>>,
+}
+
+impl Default for Caches {
+    fn default() -> Self {
+        let bound = |n: usize| NonZeroUsize::new(n).expect("a positive bound");
+        Caches {
+            tokens: Arc::new(Mutex::new(LruCache::new(bound(TOKENS)))),
+            games: Arc::new(Mutex::new(LruCache::new(bound(GAMES)))),
+        }
+    }
+}
+
+impl Caches {
+    pub(super) fn player(&self, token_hash: &str) -> Option<PlayerRow> {
+        let mut tokens = self
+            .tokens
+            .lock()
+            .expect("the token cache is never poisoned");
+        match tokens.get(token_hash) {
+            Some((player, at)) if at.elapsed() < TOKEN_TTL => Some(player.clone()),
+            Some(_) => {
+                tokens.pop(token_hash);
+                None
+            }
+            None => None,
+        }
+    }
+
+    pub(super) fn keep_player(&self, token_hash: String, player: &PlayerRow) {
+        let mut tokens = self
+            .tokens
+            .lock()
+            .expect("the token cache is never poisoned");
+        tokens.put(token_hash, (player.clone(), Instant::now()));
+    }
+
+    pub(super) fn game(&self, id: &str) -> Option<Game> {
+        let mut games = self.games.lock().expect("the game cache is never poisoned");
+        games.get(id).cloned()
+    }
+
+    /// Keeps `game` as just written (or read), unless a newer version is kept.
+    pub(super) fn keep_game(&self, game: &Game) {
+        let mut games = self.games.lock().expect("the game cache is never poisoned");
+        match games.get(&game.id) {
+            Some(kept) if kept.version > game.version => {}
+            _ => {
+                games.put(game.id.clone(), game.clone());
+            }
+        }
+    }
+
+    pub(super) fn forget_game(&self, id: &str) {
+        let mut games = self.games.lock().expect("the game cache is never poisoned");
+        games.pop(id);
+    }
+}
