@@ -59,11 +59,18 @@ impl Service {
         caller: Option<PlayerRow>,
         spec: GameSpec,
     ) -> Result<(PlayOutcome, Option<NewlyCreated>)> {
-        let mut tx = self.store.write().await?;
-        let (caller, guest) = caller_or_guest(&mut tx, caller).await?;
-        let game = self.new_game(&mut tx, &caller, spec, Utc::now()).await?;
-        store::insert_game(&mut tx, &game.to_row()).await?;
-        tx.commit().await?;
+        let service = self.clone();
+        let (game, guest) = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    let (caller, guest) = caller_or_guest(tx, caller).await?;
+                    let game = service.new_game(tx, &caller, spec, Utc::now()).await?;
+                    store::insert_game(tx, &game.to_row()).await?;
+                    Ok::<_, ServiceError>((game, guest))
+                })
+            })
+            .await?;
         self.events.publish(&game);
         let mut outcome = PlayOutcome {
             game,

@@ -23,15 +23,20 @@ impl Service {
         fingerprint: &str,
     ) -> Result<Claim> {
         let now = Utc::now();
-        let mut tx = self.store.write().await?;
-        // Now and then, forget keys past their day.
-        if rand::random::<u8>() == 0 {
-            idempotency::prune(&mut tx, now - KEEP).await?;
-        }
-        let claim =
-            idempotency::claim(&mut tx, owner, key, fingerprint, now, now - ABANDONED).await?;
-        tx.commit().await?;
-        Ok(claim)
+        let (owner, key, fingerprint) = (owner.to_owned(), key.to_owned(), fingerprint.to_owned());
+        let prune = rand::random::<u8>() == 0;
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    // Now and then, forget keys past their day.
+                    if prune {
+                        idempotency::prune(tx, now - KEEP).await?;
+                    }
+                    idempotency::claim(tx, &owner, &key, &fingerprint, now, now - ABANDONED).await
+                })
+            })
+            .await
+            .map_err(Into::into)
     }
 
     /// Keeps the answer of a claimed key's request (`None`: nothing to keep,
@@ -42,12 +47,17 @@ impl Service {
         key: &str,
         response: Option<&StoredResponse>,
     ) -> Result<()> {
-        let mut tx = self.store.write().await?;
-        match response {
-            Some(response) => idempotency::complete(&mut tx, owner, key, response).await?,
-            None => idempotency::release(&mut tx, owner, key).await?,
-        }
-        tx.commit().await?;
+        let (owner, key, response) = (owner.to_owned(), key.to_owned(), response.cloned());
+        self.store
+            .write(move |tx| {
+                Box::pin(async move {
+                    match response {
+                        Some(response) => idempotency::complete(tx, &owner, &key, &response).await,
+                        None => idempotency::release(tx, &owner, &key).await,
+                    }
+                })
+            })
+            .await?;
         Ok(())
     }
 }

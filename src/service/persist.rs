@@ -12,9 +12,10 @@ use super::error::{Result, ServiceError};
 use super::game::{Game, GameResult, Reason};
 use super::play::finish;
 use crate::rules::{Color, Point};
-use crate::store::{self, Conn, ScoreChange};
+use crate::store::{self, Conn, ScoreChange, StoreError};
 
 /// What a game looked like before an action, to know what to write.
+#[derive(Clone)]
 struct Before {
     version: i64,
     stored: Vec<Point>,
@@ -259,9 +260,33 @@ impl Service {
     /// Writes an action's changes if the game is still at the version it was
     /// loaded at, then tells the game's followers (and the clock watcher).
     async fn save(&self, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
-        let mut tx = self.store.write().await?;
-        write_game(&mut tx, before, game, now).await?;
-        tx.commit().await?;
+        let (before_owned, mut owned) = (before.clone(), game.clone());
+        *game = if game.spawned.is_none() {
+            // The version-checked update comes first: a game that moved on
+            // meanwhile is refused before anything changed, so the write
+            // needs no savepoint of its own (see `Store::write_unguarded`).
+            self.store
+                .write_unguarded(move |tx| {
+                    Box::pin(async move {
+                        match write_game(tx, &before_owned, &mut owned, now).await {
+                            Ok(()) => Ok(Ok(owned)),
+                            Err(refused @ ServiceError::VersionMismatch { .. }) => Ok(Err(refused)),
+                            Err(ServiceError::Store(e)) => Err(e),
+                            Err(other) => Err(StoreError::Corrupt(other.to_string())),
+                        }
+                    })
+                })
+                .await?
+        } else {
+            self.store
+                .write(move |tx| {
+                    Box::pin(async move {
+                        write_game(tx, &before_owned, &mut owned, now).await?;
+                        Ok::<_, ServiceError>(owned)
+                    })
+                })
+                .await?
+        };
         let spawned = game.spawned.take();
         self.caches.keep_game(game);
         self.events.publish(game);

@@ -77,10 +77,10 @@ pub struct NewlyCreated {
 
 impl Service {
     pub async fn create_player(&self, name: &PlayerName) -> Result<NewlyCreated> {
-        let mut tx = self.store.write().await?;
-        let created = create_player_in(&mut tx, name).await?;
-        tx.commit().await?;
-        Ok(created)
+        let name = name.clone();
+        self.store
+            .write(move |tx| Box::pin(async move { create_player_in(tx, &name).await }))
+            .await
     }
 
     pub async fn player(&self, id: &str) -> Result<PlayerRow> {
@@ -134,20 +134,24 @@ impl Service {
 
     /// Makes sure every computer level has its player row.
     pub(super) async fn ensure_computer_players(&self) -> Result<()> {
-        let mut tx = self.store.write().await?;
-        for level in Level::ALL {
-            let name = format!("Computer ({level})");
-            store::ensure_computer(
-                &mut tx,
-                &computer_id(level),
-                &name,
-                level.as_str(),
-                Utc::now(),
-            )
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        self.store
+            .write(|tx| {
+                Box::pin(async move {
+                    for level in Level::ALL {
+                        let name = format!("Computer ({level})");
+                        store::ensure_computer(
+                            tx,
+                            &computer_id(level),
+                            &name,
+                            level.as_str(),
+                            Utc::now(),
+                        )
+                        .await?;
+                    }
+                    Ok::<_, ServiceError>(())
+                })
+            })
+            .await
     }
 }
 

@@ -137,107 +137,114 @@ impl Service {
         request: ImportRequest,
     ) -> Result<(PlayOutcome, Option<NewlyCreated>)> {
         let variant = import_variant(&request)?;
-        let mut tx = self.store.write().await?;
-        let (caller, guest) = caller_or_guest(&mut tx, caller).await?;
-        for seat in [&request.black, &request.white] {
-            if matches!(seat, SeatSpec::Open | SeatSpec::Player(_)) {
-                return Err(ServiceError::Validation(
-                    "an imported game is played from where the record ends: its seats are \"me\" or a computer level (export it again for a friend to import)".into(),
-                ));
-            }
-        }
-        let spec = GameSpec {
-            variant,
-            black: request.black.clone(),
-            white: request.white.clone(),
-            clock: None,
-            // The record's moves are replayed as moves: its opening
-            // decisions are already in them.
-            opening: OpeningRule::Free,
-        };
-        let now = Utc::now();
-        let mut game = self.new_game(&mut tx, &caller, spec, now).await?;
-        debug_assert_eq!(game.status, Status::InProgress);
-        let (w, h) = (game.variant.width(), game.variant.height());
-        for (i, m) in request.record.moves.iter().enumerate() {
-            let n = i + 1;
-            let refuse = |why: String| ServiceError::ImportInvalid(format!("move {n}: {why}"));
-            let point = match &m.point {
-                ReadPoint::Xy(x, y) if (0..w as i64).contains(x) && (0..h as i64).contains(y) => {
-                    Point::new(*x as u8, *y as u8)
-                }
-                ReadPoint::Xy(x, y) => {
-                    return Err(refuse(format!("({x}, {y}) is off the {w}×{h} board")));
-                }
-                ReadPoint::Name(name) => {
-                    parse_point(name, w, h).map_err(|e| refuse(e.to_string()))?
-                }
-            };
-            if game.status == Status::Finished {
-                return Err(refuse(format!(
-                    "{} comes after the game was already over at move {}",
-                    point_name(&game, point),
-                    n - 1
-                )));
-            }
-            let thinking = m.thinking_ms.unwrap_or(0).max(0);
-            apply_move(&mut game, point, Some(thinking), now).map_err(|e| {
-                refuse(match e {
-                    ServiceError::Occupied { point_name, by, .. } => {
-                        format!("{point_name} is already taken by {by}")
+        let service = self.clone();
+        let (game, guest) = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                let (caller, guest) = caller_or_guest(tx, caller).await?;
+                for seat in [&request.black, &request.white] {
+                    if matches!(seat, SeatSpec::Open | SeatSpec::Player(_)) {
+                        return Err(ServiceError::Validation(
+                            "an imported game is played from where the record ends: its seats are \"me\" or a computer level (export it again for a friend to import)".into(),
+                        ));
                     }
-                    ServiceError::Forbidden {
-                        point_name, kind, ..
-                    } => format!("{point_name} is forbidden for black ({kind})"),
-                    other => other.to_string(),
-                })
-            })?;
-        }
-        // A result the moves cannot show (a resignation, a timeout, a draw
-        // agreed) comes from the record.
-        if game.status == Status::InProgress
-            && let Some(result) = request.record.result
-        {
-            let reason = match result.ending {
-                Ending::Resign => Some(Reason::Resign),
-                Ending::Timeout => Some(Reason::Timeout),
-                Ending::Abandoned => Some(Reason::Abandoned),
-                Ending::DrawAgreed | Ending::BoardFull if result.winner.is_none() => {
-                    Some(Reason::DrawAgreed)
                 }
-                _ => None,
-            };
-            if let Some(reason) = reason {
-                finish(
-                    &mut game,
-                    GameResult {
-                        winner: result.winner,
-                        reason,
-                        winning_line: Vec::new(),
-                    },
-                );
-            }
-        }
-        // Nobody's score changes by loading a file.
-        game.scored = false;
-        store::insert_game(&mut tx, &game.to_row()).await?;
-        let records = std::mem::take(&mut game.new_records);
-        for record in &records {
-            store::insert_move(
-                &mut tx,
-                &game.id,
-                &MoveRow {
-                    ply: record.ply as i64,
-                    x: record.point.x as i64,
-                    y: record.point.y as i64,
-                    color: record.color.as_str().to_string(),
-                    played_at: record.played_at,
-                    thinking_ms: record.thinking_ms,
-                },
-            )
+                let spec = GameSpec {
+                    variant,
+                    black: request.black.clone(),
+                    white: request.white.clone(),
+                    clock: None,
+                    // The record's moves are replayed as moves: its opening
+                    // decisions are already in them.
+                    opening: OpeningRule::Free,
+                };
+                let now = Utc::now();
+                let mut game = service.new_game(tx, &caller, spec, now).await?;
+                debug_assert_eq!(game.status, Status::InProgress);
+                let (w, h) = (game.variant.width(), game.variant.height());
+                for (i, m) in request.record.moves.iter().enumerate() {
+                    let n = i + 1;
+                    let refuse = |why: String| ServiceError::ImportInvalid(format!("move {n}: {why}"));
+                    let point = match &m.point {
+                        ReadPoint::Xy(x, y) if (0..w as i64).contains(x) && (0..h as i64).contains(y) => {
+                            Point::new(*x as u8, *y as u8)
+                        }
+                        ReadPoint::Xy(x, y) => {
+                            return Err(refuse(format!("({x}, {y}) is off the {w}×{h} board")));
+                        }
+                        ReadPoint::Name(name) => {
+                            parse_point(name, w, h).map_err(|e| refuse(e.to_string()))?
+                        }
+                    };
+                    if game.status == Status::Finished {
+                        return Err(refuse(format!(
+                            "{} comes after the game was already over at move {}",
+                            point_name(&game, point),
+                            n - 1
+                        )));
+                    }
+                    let thinking = m.thinking_ms.unwrap_or(0).max(0);
+                    apply_move(&mut game, point, Some(thinking), now).map_err(|e| {
+                        refuse(match e {
+                            ServiceError::Occupied { point_name, by, .. } => {
+                                format!("{point_name} is already taken by {by}")
+                            }
+                            ServiceError::Forbidden {
+                                point_name, kind, ..
+                            } => format!("{point_name} is forbidden for black ({kind})"),
+                            other => other.to_string(),
+                        })
+                    })?;
+                }
+                // A result the moves cannot show (a resignation, a timeout, a draw
+                // agreed) comes from the record.
+                if game.status == Status::InProgress
+                    && let Some(result) = request.record.result
+                {
+                    let reason = match result.ending {
+                        Ending::Resign => Some(Reason::Resign),
+                        Ending::Timeout => Some(Reason::Timeout),
+                        Ending::Abandoned => Some(Reason::Abandoned),
+                        Ending::DrawAgreed | Ending::BoardFull if result.winner.is_none() => {
+                            Some(Reason::DrawAgreed)
+                        }
+                        _ => None,
+                    };
+                    if let Some(reason) = reason {
+                        finish(
+                            &mut game,
+                            GameResult {
+                                winner: result.winner,
+                                reason,
+                                winning_line: Vec::new(),
+                            },
+                        );
+                    }
+                }
+                // Nobody's score changes by loading a file.
+                game.scored = false;
+                store::insert_game(tx, &game.to_row()).await?;
+                let records = std::mem::take(&mut game.new_records);
+                for record in &records {
+                    store::insert_move(
+                        tx,
+                        &game.id,
+                        &MoveRow {
+                            ply: record.ply as i64,
+                            x: record.point.x as i64,
+                            y: record.point.y as i64,
+                            color: record.color.as_str().to_string(),
+                            played_at: record.played_at,
+                            thinking_ms: record.thinking_ms,
+                        },
+                    )
+                    .await?;
+                }
+                    Ok::<_, ServiceError>((game, guest))
+                })
+            })
             .await?;
-        }
-        tx.commit().await?;
         self.events.publish(&game);
         let mut outcome = PlayOutcome {
             game,

@@ -19,8 +19,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{SqlStr, SqliteConnection, SqlitePool};
 
+pub use writer::BatchObserver;
 use writer::Writer;
-pub use writer::{BatchObserver, WriteTx};
 
 pub use games::{
     GameFilter, GameRow, MoveRow, NewGame, delete_moves_from, game_with_players, insert_game,
@@ -71,27 +71,58 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Checkpoints run beside the writer (see `writer`), not in its commits.
+            .pragma("wal_autocheckpoint", "0");
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .min_connections(1)
             // A file that answered a moment ago still does: a test query
             // before each use would cost a trip to the connection's thread.
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         migrator().run(&pool).await?;
         Ok(Store {
-            writer: Arc::new(Writer::new(pool.clone())),
+            writer: Arc::new(Writer::start(options).await?),
             pool,
         })
     }
 
-    /// Starts a write: one writer at a time, its changes committed (with
-    /// other writers', see [`writer`]) when [`WriteTx::commit`] returns, and
-    /// undone if it is dropped.
-    pub async fn write(&self) -> Result<WriteTx> {
-        self.writer.begin().await
+    /// Runs `job`'s statements in one write, with other writes (see
+    /// [`writer`]): its answer once committed, or its error with its
+    /// changes undone. Callers write
+    /// `store.write(move |tx| Box::pin(async move { … })).await`.
+    pub async fn write<T, E, F>(&self, job: F) -> std::result::Result<T, E>
+    where
+        F: for<'c> FnOnce(
+                &'c mut Conn,
+            )
+                -> futures_util::future::BoxFuture<'c, std::result::Result<T, E>>
+            + Send
+            + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.writer.write(job).await
+    }
+
+    /// [`Store::write`] for a job that changes nothing when it refuses (its
+    /// inner error) and fails after a change only when the database does
+    /// (its outer error: then the whole batch is rolled back and every write
+    /// in it fails). One statement fewer than [`Store::write`].
+    pub async fn write_unguarded<T, E, F>(&self, job: F) -> std::result::Result<T, E>
+    where
+        F: for<'c> FnOnce(
+                &'c mut Conn,
+            )
+                -> futures_util::future::BoxFuture<'c, Result<std::result::Result<T, E>>>
+            + Send
+            + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.writer.write_unguarded(job).await
     }
 
     /// Commits the writes still waiting in a batch, so that a read sees

@@ -1,35 +1,39 @@
-//! Group commit: the writes of many requests in one SQLite transaction.
+//! Group commit: the writes of many requests in one SQLite transaction, on
+//! a thread of their own.
 //!
-//! SQLite has one writer at a time, and most of a small write's cost is
-//! the transaction around it (taking the write lock, appending the changed
-//! pages to the WAL at commit). So the writers queue here, in the process,
-//! one at a time on one connection, each inside a savepoint of a shared
-//! transaction; the transaction is committed when nobody else is waiting
-//! (or the batch is full), and only then is each writer told its commit
-//! succeeded. A writer's own changes are undone alone (its savepoint rolled
-//! back) when it fails or gives up; the batch goes on without it.
+//! SQLite has one writer at a time, so writes queue anyway; the question is
+//! what a write costs while the others wait. Here a write is a job handed
+//! to the writer thread, which runs the jobs one after the other on its own
+//! connection, each inside a savepoint of one transaction, and commits when
+//! no job is left waiting (or the batch is full). Only then is each job's
+//! caller answered. On its own thread, the writer is never kept waiting by
+//! the HTTP work of the server's workers between two statements of a job,
+//! and one commit serves a whole burst.
 //!
-//! Nobody is answered before the commit that holds their write, so a client
-//! is never told of a change that a crash could lose. A reader on another
-//! connection does not see a write until its batch is committed; a writer
-//! whose version check failed against an uncommitted write asks for the
-//! batch to be committed ([`Writer::settle`]) before it reads again.
+//! A job that fails has its savepoint rolled back and its error returned at
+//! once; the batch goes on without it. Nobody is told of a success before
+//! the commit that holds it, so a crash can lose nothing a client was told.
+//! A reader on another connection does not see a write until its batch is
+//! committed: a writer whose version check failed against a write still in
+//! a batch asks for a commit ([`Writer::settle`]) before it reads again.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Sqlite, SqliteConnection, SqlitePool};
-use tokio::sync::{Mutex, OwnedMutexGuard, oneshot};
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, SqliteConnection};
+use tokio::sync::{mpsc, oneshot};
 
 use super::{Result, StoreError};
 
-/// More writers than this wait for the next batch, so that no writer waits
-/// on an endless batch.
-const MAX_BATCH: usize = 128;
+/// Jobs beyond this wait for the next batch, so that no caller waits on an
+/// endless one.
+const MAX_BATCH: usize = 256;
 
-/// What a batch's commit said, to each writer in it.
+/// What a batch's commit said, to each job in it.
 type Outcome = std::result::Result<(), Arc<sqlx::Error>>;
 
 /// Reports on each committed batch, for metrics.
@@ -37,34 +41,46 @@ pub trait BatchObserver: Send + Sync + std::fmt::Debug {
     fn committed(&self, writes: usize, seconds: f64);
 }
 
-#[derive(Default)]
-struct State {
-    /// The writers' connection, taken from the pool when first needed.
-    conn: Option<PoolConnection<Sqlite>>,
-    /// A batch transaction is open.
-    open: bool,
-    /// A writer left without releasing or rolling back its savepoint.
-    dirty: bool,
-    /// The writers whose changes are in the open batch, waiting for its commit.
-    members: Vec<oneshot::Sender<Outcome>>,
+/// How a job ended, for the batch.
+enum Step {
+    /// Its changes (if any) stay.
+    Keep,
+    /// Its changes are to be undone (back to its savepoint).
+    Undo,
+    /// The database failed under it: the whole batch is rolled back.
+    Poison(StoreError),
 }
 
+/// A write's statements.
+type Work = Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Step> + Send>;
+
+struct Job {
+    work: Work,
+    /// Runs inside a savepoint of its own (else it promises to change
+    /// nothing when it refuses, and to fail only with the database).
+    guarded: bool,
+    /// Told how the batch holding the job ended.
+    done: oneshot::Sender<Outcome>,
+}
+
+enum Command {
+    Write(Job),
+    /// Commit what is open, close the connection, stop.
+    Close(oneshot::Sender<()>),
+}
+
+/// The handle to the writer thread.
 #[derive(Debug)]
 pub(super) struct Writer {
-    pool: SqlitePool,
-    state: Arc<Mutex<State>>,
-    /// Writers holding or waiting for the turn.
-    queued: Arc<AtomicUsize>,
-    observer: std::sync::OnceLock<Arc<dyn BatchObserver>>,
+    commands: mpsc::UnboundedSender<Command>,
+    observer: Arc<OnceLock<Arc<dyn BatchObserver>>>,
 }
 
-impl std::fmt::Debug for State {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("State")
-            .field("open", &self.open)
-            .field("members", &self.members.len())
-            .finish()
-    }
+fn shared(e: StoreError) -> Arc<sqlx::Error> {
+    Arc::new(match e {
+        StoreError::Database(e) => e,
+        other => sqlx::Error::Protocol(other.to_string()),
+    })
 }
 
 async fn execute(conn: &mut SqliteConnection, sql: &'static str) -> Result<()> {
@@ -72,216 +88,308 @@ async fn execute(conn: &mut SqliteConnection, sql: &'static str) -> Result<()> {
     Ok(())
 }
 
-impl State {
-    fn conn(&mut self) -> &mut SqliteConnection {
-        self.conn.as_mut().expect("the writers' connection is open")
-    }
-
-    /// Undoes what a writer that gave up left in its savepoint.
-    async fn clean(&mut self) -> Result<()> {
-        if self.dirty {
-            let conn = self.conn();
-            execute(conn, "ROLLBACK TO SAVEPOINT write").await?;
-            self.dirty = false;
-        }
-        Ok(())
-    }
-
-    /// Opens a savepoint for the next writer, in a new batch if none is open.
-    async fn open_savepoint(&mut self, pool: &SqlitePool) -> Result<()> {
-        if self.open
-            && let Err(e) = self.clean().await
-        {
-            // The batch cannot be trusted: its writers are told, and the
-            // connection closed, rolling it back.
-            self.fail(e);
-        }
-        if self.conn.is_none() {
-            self.conn = Some(pool.acquire().await?);
-        }
-        if !self.open {
-            if let Err(e) = execute(self.conn(), "BEGIN IMMEDIATE").await {
-                self.discard_connection();
-                return Err(e);
-            }
-            self.open = true;
-        }
-        if let Err(e) = execute(self.conn(), "SAVEPOINT write").await {
-            self.fail(e);
-            return Err(StoreError::Corrupt(
-                "could not open a savepoint for a write".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Closes the connection (SQLite rolls back whatever it had open) rather
-    /// than give it back to the pool in an unknown state.
-    fn discard_connection(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            drop(conn.detach());
-        }
-        self.open = false;
-        self.dirty = false;
-    }
-
-    /// Ends the open batch without committing: its writers are told.
-    fn fail(&mut self, error: StoreError) {
-        tracing::error!(%error, writes = self.members.len(), "a write batch failed");
-        self.discard_connection();
-        let error = Arc::new(match error {
-            StoreError::Database(e) => e,
-            other => sqlx::Error::Protocol(other.to_string()),
-        });
-        for member in std::mem::take(&mut self.members) {
-            let _ = member.send(Err(error.clone()));
-        }
-    }
-
-    /// Commits the open batch and tells its writers how it went.
-    async fn flush(&mut self, observer: Option<&Arc<dyn BatchObserver>>) {
-        if !self.open {
-            return;
-        }
-        let started = Instant::now();
-        let outcome = match self.clean().await {
-            Ok(()) => execute(self.conn(), "COMMIT").await,
-            Err(e) => Err(e),
-        };
-        match outcome {
-            Ok(()) => {
-                self.open = false;
-                let members = std::mem::take(&mut self.members);
-                if let Some(observer) = observer {
-                    observer.committed(members.len(), started.elapsed().as_secs_f64());
-                }
-                for member in members {
-                    let _ = member.send(Ok(()));
-                }
-            }
-            Err(e) => self.fail(e),
-        }
-    }
-}
-
 impl Writer {
-    pub(super) fn new(pool: SqlitePool) -> Writer {
-        Writer {
-            pool,
-            state: Arc::default(),
-            queued: Arc::default(),
-            observer: std::sync::OnceLock::new(),
-        }
+    /// Connects (failing here if the database cannot be opened) and starts
+    /// the writer thread.
+    pub(super) async fn start(options: SqliteConnectOptions) -> Result<Writer> {
+        let conn = options.connect().await?;
+        let (commands, receiver) = mpsc::unbounded_channel();
+        let observer: Arc<OnceLock<Arc<dyn BatchObserver>>> = Arc::default();
+        let thread = Thread {
+            conn: Some(conn),
+            options,
+            observer: observer.clone(),
+        };
+        std::thread::Builder::new()
+            .name("gobang-writer".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime for the writer thread");
+                runtime.block_on(thread.run(receiver));
+            })
+            .map_err(|e| StoreError::Corrupt(format!("could not start the writer thread: {e}")))?;
+        Ok(Writer { commands, observer })
     }
 
     pub(super) fn observe(&self, observer: Arc<dyn BatchObserver>) {
         let _ = self.observer.set(observer);
     }
 
-    /// Waits for the turn, and opens a savepoint for this writer (in a new
-    /// batch if none is open).
-    pub(super) async fn begin(&self) -> Result<WriteTx> {
-        self.queued.fetch_add(1, Ordering::SeqCst);
-        let mut state = self.state.clone().lock_owned().await;
-        let observer = self.observer.get().cloned();
-        match state.open_savepoint(&self.pool).await {
-            Ok(()) => Ok(WriteTx {
-                state: Some(state),
-                queued: self.queued.clone(),
-                observer,
-            }),
-            Err(e) => {
-                leave(state, &self.queued, observer);
-                Err(e)
+    /// Runs `job` in the writer's transaction; its answer once committed
+    /// (an error at once, with its changes undone).
+    pub(super) async fn write<T, E, F>(&self, job: F) -> std::result::Result<T, E>
+    where
+        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, std::result::Result<T, E>>
+            + Send
+            + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let (result_tx, result_rx) = oneshot::channel();
+        let work: Work = Box::new(move |conn| {
+            Box::pin(async move {
+                let result = job(conn).await;
+                let step = if result.is_ok() {
+                    Step::Keep
+                } else {
+                    Step::Undo
+                };
+                let _ = result_tx.send(result);
+                step
+            })
+        });
+        self.submit(work, true, result_rx).await
+    }
+
+    /// [`Writer::write`] for a job that makes no change when it refuses (its
+    /// inner error) and fails after a change only when the database does
+    /// (its outer error, which rolls back the whole batch and fails every
+    /// job in it). It needs no savepoint: one statement fewer, for the
+    /// writes that matter most (a move).
+    pub(super) async fn write_unguarded<T, E, F>(&self, job: F) -> std::result::Result<T, E>
+    where
+        F: for<'c> FnOnce(
+                &'c mut SqliteConnection,
+            ) -> BoxFuture<
+                'c,
+                std::result::Result<std::result::Result<T, E>, StoreError>,
+            > + Send
+            + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let (result_tx, result_rx) = oneshot::channel();
+        let work: Work = Box::new(move |conn| {
+            Box::pin(async move {
+                match job(conn).await {
+                    Ok(result) => {
+                        let _ = result_tx.send(result);
+                        Step::Keep
+                    }
+                    Err(e) => Step::Poison(e),
+                }
+            })
+        });
+        self.submit(work, false, result_rx).await
+    }
+
+    async fn submit<T, E: From<StoreError>>(
+        &self,
+        work: Work,
+        guarded: bool,
+        result_rx: oneshot::Receiver<std::result::Result<T, E>>,
+    ) -> std::result::Result<T, E> {
+        let (done, committed) = oneshot::channel();
+        let gone = || StoreError::Corrupt("the writer thread has stopped".into());
+        self.commands
+            .send(Command::Write(Job {
+                work,
+                guarded,
+                done,
+            }))
+            .map_err(|_| gone())?;
+        match result_rx.await {
+            Ok(Err(e)) => Err(e),
+            Ok(Ok(value)) => match committed.await {
+                Ok(Ok(())) => Ok(value),
+                Ok(Err(e)) => Err(StoreError::Batch(e).into()),
+                Err(_) => Err(gone().into()),
+            },
+            // The job never ran (no transaction could be opened) or panicked.
+            Err(_) => match committed.await {
+                Ok(Err(e)) => Err(StoreError::Batch(e).into()),
+                _ => Err(StoreError::Corrupt("a write failed without a word".into()).into()),
+            },
+        }
+    }
+
+    /// Returns once every write handed over so far is committed.
+    pub(super) async fn settle(&self) {
+        let _ = self
+            .write(|_| Box::pin(async { Ok::<_, StoreError>(()) }))
+            .await;
+    }
+
+    /// Commits what is open and closes the writer's connection.
+    pub(super) async fn close(&self) {
+        let (ack, closed) = oneshot::channel();
+        if self.commands.send(Command::Close(ack)).is_ok() {
+            let _ = closed.await;
+        }
+    }
+}
+
+/// Copies the WAL back into the database file now and then, on a
+/// connection of its own, so that a commit never waits for it (SQLite's
+/// automatic checkpoint, which would run inside a commit, is off). Passive
+/// (never waiting for the writer or readers) as a rule; but SQLite starts
+/// the WAL file over only when no reader is using it, which a busy server's
+/// readers rarely allow, so once it has grown past `LARGE` a truncating
+/// checkpoint waits a moment for the readers and starts it over. Ends with
+/// the writer thread.
+async fn checkpoints(options: SqliteConnectOptions) {
+    const EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+    /// WAL pages (of 4 KiB): 64 MiB.
+    const LARGE: i64 = 16_384;
+    let mut conn = None;
+    loop {
+        tokio::time::sleep(EVERY).await;
+        if conn.is_none() {
+            conn = options.connect().await.ok();
+        }
+        let Some(c) = conn.as_mut() else { continue };
+        let passive: std::result::Result<(i64, i64, i64), _> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&mut *c)
+                .await;
+        let result = match passive {
+            Ok((_, pages, _)) if pages > LARGE => {
+                execute(c, "PRAGMA wal_checkpoint(TRUNCATE)").await
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(e.into()),
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "a checkpoint failed; trying again");
+            conn = None;
+        }
+    }
+}
+
+/// The writer thread's side.
+struct Thread {
+    conn: Option<SqliteConnection>,
+    options: SqliteConnectOptions,
+    observer: Arc<OnceLock<Arc<dyn BatchObserver>>>,
+}
+
+impl Thread {
+    async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
+        tokio::spawn(checkpoints(self.options.clone()));
+        while let Some(first) = commands.recv().await {
+            let mut next = Some(first);
+            let mut batch = Vec::new();
+            let mut open = false;
+            let mut broken = None;
+            let mut closing = None;
+            let started = Instant::now();
+            while let Some(command) = next.take() {
+                match command {
+                    Command::Close(ack) => {
+                        closing = Some(ack);
+                        break;
+                    }
+                    Command::Write(job) => {
+                        if !open {
+                            match self.begin().await {
+                                Ok(()) => open = true,
+                                Err(e) => {
+                                    let _ = job.done.send(Err(shared(e)));
+                                    break;
+                                }
+                            }
+                        }
+                        if let Err(e) = self.step(job.work, job.guarded).await {
+                            broken = Some(e);
+                        }
+                        batch.push(job.done);
+                    }
+                }
+                if broken.is_none() && batch.len() < MAX_BATCH {
+                    next = commands.try_recv().ok();
+                }
+            }
+            if open {
+                self.end(batch, broken, started).await;
+            }
+            if let Some(ack) = closing {
+                if let Some(conn) = self.conn.take() {
+                    let _ = conn.close().await;
+                }
+                let _ = ack.send(());
+                return;
             }
         }
-    }
-
-    /// Commits the open batch now, if there is one: after it, every write
-    /// made so far can be read on any connection.
-    pub(super) async fn settle(&self) {
-        self.queued.fetch_add(1, Ordering::SeqCst);
-        let mut state = self.state.lock().await;
-        self.queued.fetch_sub(1, Ordering::SeqCst);
-        state.flush(self.observer.get()).await;
-    }
-
-    /// Commits what is open and gives the connection back to the pool.
-    pub(super) async fn close(&self) {
-        let mut state = self.state.lock().await;
-        state.flush(self.observer.get()).await;
-        state.discard_connection();
-    }
-}
-
-/// One writer's turn: its changes, in a savepoint of the batch, are kept
-/// by [`WriteTx::commit`] and undone if it is dropped.
-pub struct WriteTx {
-    state: Option<OwnedMutexGuard<State>>,
-    queued: Arc<AtomicUsize>,
-    observer: Option<Arc<dyn BatchObserver>>,
-}
-
-impl WriteTx {
-    /// Keeps this writer's changes and returns once they are committed.
-    /// (Its savepoint stays open: the batch's commit keeps what is inside
-    /// every savepoint, and a later writer's rollback goes back only to its
-    /// own, the most recent; a release would cost one more statement.)
-    pub async fn commit(mut self) -> Result<()> {
-        let mut state = self.state.take().expect("held until commit or drop");
-        let (sender, receiver) = oneshot::channel();
-        state.members.push(sender);
-        let others = self.queued.fetch_sub(1, Ordering::SeqCst) - 1;
-        if others == 0 || state.members.len() >= MAX_BATCH {
-            state.flush(self.observer.as_ref()).await;
+        if let Some(conn) = self.conn.take() {
+            let _ = conn.close().await;
         }
-        drop(state);
-        match receiver.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(StoreError::Batch(e)),
-            Err(_) => Err(StoreError::Corrupt(
-                "a write batch ended without a word".into(),
+    }
+
+    fn conn(&mut self) -> &mut SqliteConnection {
+        self.conn.as_mut().expect("connected before a batch")
+    }
+
+    /// Opens a batch, connecting again first if the last one was lost.
+    async fn begin(&mut self) -> Result<()> {
+        if self.conn.is_none() {
+            self.conn = Some(self.options.connect().await?);
+        }
+        if let Err(e) = execute(self.conn(), "BEGIN IMMEDIATE").await {
+            self.conn = None;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Runs one job in its savepoint; an error here means the batch cannot
+    /// be trusted.
+    async fn step(&mut self, work: Work, guarded: bool) -> Result<()> {
+        if guarded {
+            execute(self.conn(), "SAVEPOINT write").await?;
+        }
+        // A job that panics is a job that failed: its changes are undone.
+        let step = AssertUnwindSafe(work(self.conn()))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                if guarded {
+                    Step::Undo
+                } else {
+                    Step::Poison(StoreError::Corrupt("a write panicked".into()))
+                }
+            });
+        match step {
+            Step::Keep => Ok(()),
+            // Kept savepoints are never released: the commit keeps what is
+            // in them, and a rollback goes back only to the latest one.
+            Step::Undo if guarded => execute(self.conn(), "ROLLBACK TO SAVEPOINT write").await,
+            Step::Undo => Err(StoreError::Corrupt(
+                "an unguarded write asked to be undone".into(),
             )),
+            Step::Poison(e) => Err(e),
         }
     }
-}
 
-/// Passes the turn on: the next writer undoes a savepoint left dirty, or,
-/// when nobody waits, a task does and commits the batch for the writers
-/// already in it.
-fn leave(
-    mut state: OwnedMutexGuard<State>,
-    queued: &AtomicUsize,
-    observer: Option<Arc<dyn BatchObserver>>,
-) {
-    let others = queued.fetch_sub(1, Ordering::SeqCst) - 1;
-    if others == 0 && state.open {
-        tokio::spawn(async move { state.flush(observer.as_ref()).await });
-    }
-}
-
-impl Drop for WriteTx {
-    fn drop(&mut self) {
-        if let Some(mut state) = self.state.take() {
-            state.dirty = true;
-            leave(state, &self.queued, self.observer.clone());
+    /// Commits the batch (or, broken, rolls it back) and tells its jobs.
+    async fn end(
+        &mut self,
+        batch: Vec<oneshot::Sender<Outcome>>,
+        broken: Option<StoreError>,
+        started: Instant,
+    ) {
+        let outcome = match broken {
+            None => execute(self.conn(), "COMMIT").await,
+            Some(e) => Err(e),
+        };
+        let outcome = match outcome {
+            Ok(()) => {
+                if let Some(observer) = self.observer.get() {
+                    observer.committed(batch.len(), started.elapsed().as_secs_f64());
+                }
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(error = %e, writes = batch.len(), "a write batch failed");
+                // Closing the connection rolls back whatever it had open.
+                self.conn = None;
+                Err(shared(e))
+            }
+        };
+        for done in batch {
+            let _ = done.send(outcome.clone());
         }
-    }
-}
-
-impl std::ops::Deref for WriteTx {
-    type Target = SqliteConnection;
-    fn deref(&self) -> &SqliteConnection {
-        self.state
-            .as_ref()
-            .and_then(|s| s.conn.as_deref())
-            .expect("the writers' connection is open")
-    }
-}
-
-impl std::ops::DerefMut for WriteTx {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        self.state.as_mut().expect("held").conn()
     }
 }
 
@@ -290,7 +398,8 @@ mod tests {
     use std::str::FromStr;
     use std::sync::Mutex as StdMutex;
 
-    use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+    use sqlx::SqlitePool;
+    use sqlx::sqlite::{SqliteJournalMode, SqlitePoolOptions};
 
     use super::*;
 
@@ -303,7 +412,7 @@ mod tests {
         }
     }
 
-    async fn pool(dir: &tempfile::TempDir) -> SqlitePool {
+    async fn open(dir: &tempfile::TempDir) -> (SqlitePool, Writer) {
         let url = format!("sqlite:{}", dir.path().join("w.db").display());
         let options = SqliteConnectOptions::from_str(&url)
             .unwrap()
@@ -311,14 +420,14 @@ mod tests {
             .journal_mode(SqliteJournalMode::Wal);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .unwrap();
         sqlx::raw_sql("CREATE TABLE t (n INTEGER PRIMARY KEY)")
             .execute(&pool)
             .await
             .unwrap();
-        pool
+        (pool, Writer::start(options).await.unwrap())
     }
 
     async fn stored(pool: &SqlitePool) -> Vec<i64> {
@@ -328,79 +437,72 @@ mod tests {
             .unwrap()
     }
 
-    /// Writers racing share batches; each one's changes are kept or undone
-    /// alone: committed ones are all stored once their commit returns,
-    /// those that gave up (dropped, or failed on a statement) leave nothing.
+    async fn insert(conn: &mut SqliteConnection, n: i64) -> Result<()> {
+        sqlx::query("INSERT INTO t (n) VALUES ($1)")
+            .bind(n)
+            .execute(conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Racing writes share batches; each one's changes are kept or undone
+    /// alone: the successful ones are all stored once they are answered,
+    /// the failed ones (an error of their own, a failed statement, a
+    /// panic) leave nothing.
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn racing_writers_share_batches_and_fail_alone() {
+    async fn racing_writes_share_batches_and_fail_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let pool = pool(&dir).await;
-        let writer = Arc::new(Writer::new(pool.clone()));
+        let (pool, writer) = open(&dir).await;
+        let writer = Arc::new(writer);
         let batches = Arc::new(Batches::default());
         writer.observe(batches.clone());
-        let tasks: Vec<_> = (0..200i64)
+        let tasks: Vec<_> = (0..300i64)
             .map(|n| {
                 let writer = writer.clone();
                 tokio::spawn(async move {
-                    let mut tx = writer.begin().await.unwrap();
-                    sqlx::query("INSERT INTO t (n) VALUES ($1)")
-                        .bind(n)
-                        .execute(&mut *tx)
+                    writer
+                        .write(move |conn| {
+                            Box::pin(async move {
+                                insert(conn, n).await?;
+                                match n % 5 {
+                                    0 => Err(StoreError::Corrupt("gives up".into())),
+                                    // The second insert fails on the key.
+                                    1 => insert(conn, n).await.map(|()| n),
+                                    2 if n % 3 == 0 => panic!("a job that panics"),
+                                    _ => Ok(n),
+                                }
+                            })
+                        })
                         .await
-                        .unwrap();
-                    tokio::task::yield_now().await;
-                    match n % 5 {
-                        // Gives up: its row must go.
-                        0 => None,
-                        // Fails on a second statement (a duplicate key), then gives up.
-                        1 => {
-                            let duplicate = sqlx::query("INSERT INTO t (n) VALUES ($1)")
-                                .bind(n)
-                                .execute(&mut *tx)
-                                .await;
-                            assert!(duplicate.is_err());
-                            None
-                        }
-                        _ => {
-                            tx.commit().await.unwrap();
-                            Some(n)
-                        }
-                    }
                 })
             })
             .collect();
-        let mut committed = Vec::new();
+        let mut kept = Vec::new();
         for task in tasks {
-            if let Some(n) = task.await.unwrap() {
-                // Once told, it is there for any reader.
-                committed.push(n);
+            if let Ok(Ok(n)) = task.await {
+                kept.push(n);
             }
         }
-        writer.settle().await;
-        committed.sort();
-        assert_eq!(stored(&pool).await, committed);
+        kept.sort();
+        assert_eq!(kept.len(), 300 / 5 * 3 - 20);
+        assert_eq!(stored(&pool).await, kept);
         let batches = batches.0.lock().unwrap().clone();
-        assert_eq!(batches.iter().sum::<usize>(), committed.len());
         assert!(
             batches.iter().any(|&n| n > 1),
-            "racing writers should share a commit: {batches:?}"
+            "racing writes should share a commit: {batches:?}"
         );
     }
 
-    /// A commit that returns means a reader on another connection sees it.
+    /// An answered write is visible to readers on other connections.
     #[tokio::test]
-    async fn a_returned_commit_is_visible_to_readers() {
+    async fn an_answered_write_is_visible_to_readers() {
         let dir = tempfile::tempdir().unwrap();
-        let pool = pool(&dir).await;
-        let writer = Writer::new(pool.clone());
+        let (pool, writer) = open(&dir).await;
         for n in 0..3 {
-            let mut tx = writer.begin().await.unwrap();
-            sqlx::query("INSERT INTO t (n) VALUES ($1)")
-                .bind(n)
-                .execute(&mut *tx)
+            writer
+                .write(move |conn| Box::pin(insert(conn, n)))
                 .await
                 .unwrap();
-            tx.commit().await.unwrap();
             assert_eq!(stored(&pool).await.len(), n as usize + 1);
         }
         writer.close().await;
