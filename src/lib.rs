@@ -4,6 +4,7 @@ pub mod api;
 pub mod arena;
 pub mod brain;
 pub mod engine;
+pub mod metrics;
 pub mod pictures;
 pub mod records;
 pub mod rules;

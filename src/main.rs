@@ -119,6 +119,12 @@ struct ServeArgs {
     /// Players made without a token (new players, guests) per address per hour.
     #[arg(long, env = "GOBANG_RATE_GUESTS_PER_HOUR", default_value_t = RateLimitConfig::default().guests_per_hour)]
     rate_guests_per_hour: u32,
+    /// Event streams (SSE, WebSocket) open at once per address.
+    #[arg(long, env = "GOBANG_RATE_STREAMS_PER_ADDRESS", default_value_t = RateLimitConfig::default().streams_per_address)]
+    rate_streams_per_address: u32,
+    /// Requests slower than this many milliseconds are logged at warn.
+    #[arg(long, env = "GOBANG_SLOW_REQUEST_MS", default_value_t = 1000)]
+    slow_request_ms: u64,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -251,7 +257,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
             reads_per_minute: args.rate_reads_per_minute,
             writes_per_minute: args.rate_writes_per_minute,
             guests_per_hour: args.rate_guests_per_hour,
+            streams_per_address: args.rate_streams_per_address,
         },
+        slow_request: Duration::from_millis(args.slow_request_ms),
     };
     let app = Application::build(settings.clone()).await?;
     tracing::info!(address = %settings.address, port = app.port(), database = %settings.database_url, "gobang is serving");

@@ -11,7 +11,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder, TracingLogger};
 
-use crate::api::{self, Limits, RateLimitConfig};
+use crate::api::{self, Limits, RateLimitConfig, SlowRequest};
 use crate::service::{ComputerConfig, OnlineConfig, Service};
 use crate::store::Store;
 
@@ -31,6 +31,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Budgets of requests per caller.
     pub rate_limits: RateLimitConfig,
+    /// Requests slower than this are logged at warn.
+    pub slow_request: Duration,
 }
 
 impl Default for Settings {
@@ -44,6 +46,7 @@ impl Default for Settings {
             online: OnlineConfig::default(),
             workers: None,
             rate_limits: RateLimitConfig::default(),
+            slow_request: Duration::from_secs(1),
         }
     }
 }
@@ -118,9 +121,12 @@ impl Application {
         let data = web::Data::new(service.clone());
         let origins = settings.cors_origins.clone();
         let limits = Limits::new(&settings.rate_limits);
+        let slow = SlowRequest(settings.slow_request);
         let mut server = HttpServer::new(move || {
             let limits = limits.clone();
             App::new()
+                .app_data(limits.clone())
+                .app_data(slow)
                 // Innermost: retries answered from the first answer (inside
                 // the rate limits, so a refused request leaves its key free).
                 .wrap(actix_web::middleware::from_fn(api::idempotency::handle))
@@ -160,6 +166,9 @@ impl Application {
                     }
                 })
                 .wrap(cors(&origins))
+                // Counts and times every answer, refusals and preflights
+                // included, inside the request's log span.
+                .wrap(actix_web::middleware::from_fn(api::metrics::observe))
                 .wrap(TracingLogger::<GobangRootSpan>::new())
                 .app_data(data.clone())
                 .configure(api::configure)

@@ -70,6 +70,12 @@ impl ApiError {
         }
     }
 
+    /// Tells the client when to try again (`Retry-After`).
+    pub fn with_retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
     pub fn validation(detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::UNPROCESSABLE_ENTITY,

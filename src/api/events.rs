@@ -16,7 +16,9 @@ use utoipa::IntoParams;
 
 use super::auth::record_game;
 use super::error::{ApiError, Problem, Result};
+use super::limits::{Limits, StreamPermit};
 use super::types::GameView;
+use crate::metrics::FollowerGuard;
 use crate::service::{Game, GameEvent, Service};
 
 /// A comment (SSE) or ping (WebSocket) every so often keeps proxies from
@@ -39,6 +41,8 @@ struct Follower {
     behind: bool,
     service: Service,
     id: String,
+    /// Counted as a live follower, and against its address's streams, while it lives.
+    _counted: Option<(FollowerGuard, StreamPermit)>,
 }
 
 impl Follower {
@@ -59,6 +63,7 @@ impl Follower {
             behind: false,
             service: service.clone(),
             id: id.to_string(),
+            _counted: None,
         })
     }
 
@@ -125,7 +130,9 @@ pub async fn events(
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<i64>().ok());
-    let follower = Follower::open(&service, &id, last_seen).await?;
+    let permit = open_stream(&req)?;
+    let mut follower = Follower::open(&service, &id, last_seen).await?;
+    follower._counted = Some((service.metrics().follower("sse"), permit));
     let body = stream::unfold(follower, |mut follower| async move {
         let bytes = match tokio::time::timeout(KEEP_ALIVE, follower.next()).await {
             Err(_) => Bytes::from_static(b": keep-alive\n\n"),
@@ -172,7 +179,9 @@ pub async fn websocket(
     body: web::Payload,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
+    let permit = open_stream(&req)?;
     let mut follower = Follower::open(&service, &id, query.after).await?;
+    follower._counted = Some((service.metrics().follower("websocket"), permit));
     let (response, session, mut messages) = actix_ws::handle(&req, body).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -230,5 +239,13 @@ pub fn wait_time(timeout_s: Option<u64>) -> Result<Duration> {
         Some(s) => Err(ApiError::validation(format!(
             "timeout must be from 1 to 30 seconds, not {s}"
         ))),
+    }
+}
+
+/// A place for one more stream from the request's address.
+fn open_stream(req: &HttpRequest) -> Result<StreamPermit> {
+    match req.app_data::<Limits>() {
+        Some(limits) => limits.open_stream(req),
+        None => Ok(StreamPermit::unlimited()),
     }
 }

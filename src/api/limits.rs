@@ -7,14 +7,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use actix_web::HttpResponse;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use actix_web::dev::ServiceRequest;
 use actix_web::http::{Method, StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use super::auth::Client;
 use super::error::ApiError;
+use crate::service::Service;
 
 /// The budgets; `enabled: false` turns every one off.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +31,8 @@ pub struct RateLimitConfig {
     /// Players made without a token (a new player, or a guest made by a
     /// new game or an import), per address per hour.
     pub guests_per_hour: u32,
+    /// Event streams (SSE and WebSocket) open at once per address.
+    pub streams_per_address: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -38,6 +44,7 @@ impl Default for RateLimitConfig {
             reads_per_minute: 1200,
             writes_per_minute: 300,
             guests_per_hour: 60,
+            streams_per_address: 100,
         }
     }
 }
@@ -92,6 +99,38 @@ impl Budget {
 #[derive(Clone)]
 pub struct Limits {
     inner: Option<Arc<Budgets>>,
+    streams: Option<Arc<Streams>>,
+}
+
+/// Event streams open per address.
+struct Streams {
+    most: u32,
+    open: Mutex<HashMap<String, u32>>,
+}
+
+/// One open event stream, counted against its address while it lives.
+pub struct StreamPermit {
+    streams: Option<(Arc<Streams>, String)>,
+}
+
+impl StreamPermit {
+    pub fn unlimited() -> StreamPermit {
+        StreamPermit { streams: None }
+    }
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        if let Some((streams, address)) = self.streams.take() {
+            let mut open = streams.open.lock().expect("never poisoned");
+            if let Some(n) = open.get_mut(&address) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(&address);
+                }
+            }
+        }
+    }
 }
 
 struct Budgets {
@@ -104,7 +143,10 @@ struct Budgets {
 impl Limits {
     pub fn new(config: &RateLimitConfig) -> Limits {
         if !config.enabled {
-            return Limits { inner: None };
+            return Limits {
+                inner: None,
+                streams: None,
+            };
         }
         let minute = Duration::from_secs(60);
         Limits {
@@ -114,15 +156,60 @@ impl Limits {
                 guests: Budget::new("guests", config.guests_per_hour, minute * 60),
                 checks: AtomicU64::new(0),
             })),
+            streams: Some(Arc::new(Streams {
+                most: config.streams_per_address.max(1),
+                open: Mutex::default(),
+            })),
         }
     }
 
-    /// The refusal for `req`, if it is over a budget.
+    /// A place for one more event stream from `req`'s address; 429 when
+    /// the address has its most open already.
+    pub fn open_stream(&self, req: &HttpRequest) -> Result<StreamPermit, ApiError> {
+        let Some(streams) = &self.streams else {
+            return Ok(StreamPermit { streams: None });
+        };
+        let address = req
+            .peer_addr()
+            .map(|a| a.ip().to_string())
+            .unwrap_or_default();
+        let mut open = streams.open.lock().expect("never poisoned");
+        let n = open.entry(address.clone()).or_default();
+        if *n >= streams.most {
+            if let Some(service) = req.app_data::<web::Data<Service>>() {
+                service.metrics().refuse("streams");
+            }
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMITED",
+                "Too many requests",
+                format!(
+                    "this address has {} event streams open, the most it may: close one (or follow several games from one page) and try again",
+                    streams.most
+                ),
+            )
+            .with_retry_after(5));
+        }
+        *n += 1;
+        Ok(StreamPermit {
+            streams: Some((streams.clone(), address)),
+        })
+    }
+
+    /// The refusal for `req`, if it is over a budget (counted in the metrics).
     pub fn check(&self, req: &ServiceRequest) -> Option<HttpResponse> {
+        let (budget, refusal) = self.refusal(req)?;
+        if let Some(service) = req.app_data::<web::Data<Service>>() {
+            service.metrics().refuse(budget);
+        }
+        Some(refusal)
+    }
+
+    fn refusal(&self, req: &ServiceRequest) -> Option<(&'static str, HttpResponse)> {
         let budgets = self.inner.as_ref()?;
         let path = req.path();
         // Health checks and the page's own files are not counted.
-        if path == "/healthz" || path.starts_with("/assets/") {
+        if matches!(path, "/healthz" | "/metrics") || path.starts_with("/assets/") {
             return None;
         }
         if budgets.checks.fetch_add(1, Ordering::Relaxed) % 10_000 == 9_999 {
@@ -141,10 +228,9 @@ impl Limits {
             &budgets.writes
         };
         if let Err(wait) = budget.check(&key) {
-            return Some(refusal(
-                budget,
-                wait,
-                if has_token { "token" } else { "address" },
+            return Some((
+                budget.name,
+                refusal(budget, wait, if has_token { "token" } else { "address" }),
             ));
         }
         let makes_guest = *req.method() == Method::POST
@@ -154,7 +240,10 @@ impl Limits {
             && let Some(address) = address
             && let Err(wait) = budgets.guests.check(&address)
         {
-            return Some(refusal(&budgets.guests, wait, "address"));
+            return Some((
+                budgets.guests.name,
+                refusal(&budgets.guests, wait, "address"),
+            ));
         }
         None
     }

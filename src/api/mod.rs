@@ -53,6 +53,7 @@ mod events;
 mod games;
 pub mod idempotency;
 mod limits;
+pub mod metrics;
 mod online;
 mod opening;
 mod pictures;
@@ -67,6 +68,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 pub use error::{ApiError, Problem};
 pub use limits::{Limits, RateLimitConfig};
+pub use metrics::SlowRequest;
 
 use crate::service::Service;
 
@@ -122,6 +124,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         online::propose_rematch,
         online::accept_rematch,
         healthz,
+        metrics::metrics,
     ),
     modifiers(&BearerAuth, &RateLimited),
     tags(
@@ -130,7 +133,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in; pictures of the board"),
         (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
         (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
-        (name = "operations", description = "Health"),
+        (name = "operations", description = "Health and metrics, for operators"),
     )
 )]
 pub struct ApiDoc;
@@ -165,7 +168,8 @@ impl Modify for RateLimited {
         let response = ResponseBuilder::new()
             .description(
                 "RATE_LIMITED: the caller (its token, or its address without one) is over a budget: \
-reads, writes, or players made without a token. Come back after Retry-After seconds. \
+reads, writes, or players made without a token (or, for the event streams, its address has the most \
+streams open it may). Come back after Retry-After seconds. \
 The budgets are the server's settings (`gobang serve --help`).",
             )
             .header(
@@ -219,7 +223,7 @@ IDEMPOTENCY_KEY_REUSED; while the first is under way, 409 IDEMPOTENCY_KEY_IN_USE
             .paths
             .paths
             .iter_mut()
-            .filter(|(path, _)| path.as_str() != "/healthz")
+            .filter(|(path, _)| !matches!(path.as_str(), "/healthz" | "/metrics"))
         {
             for operation in [
                 &mut item.get,
@@ -309,6 +313,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // called most come first.
     .service(healthz)
     .service(games::play)
+    .service(metrics::metrics)
     .service(games::get_game)
     .service(records::import)
     .service(games::create_game)

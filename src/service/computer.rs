@@ -9,6 +9,7 @@ use tokio::sync::Semaphore;
 
 use super::error::{Result, ServiceError};
 use crate::engine::{self, Decision, Level, Limits, OpeningAction};
+use crate::metrics::Metrics;
 use crate::rules::{Opening, Position};
 
 /// How the server lets the computer think.
@@ -47,12 +48,17 @@ pub struct Thought {
 pub struct Computer {
     config: ComputerConfig,
     permits: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
 }
 
 impl Computer {
-    pub fn new(config: ComputerConfig) -> Computer {
+    pub fn new(config: ComputerConfig, metrics: Arc<Metrics>) -> Computer {
         let permits = Arc::new(Semaphore::new(config.max_concurrent.max(1)));
-        Computer { config, permits }
+        Computer {
+            config,
+            permits,
+            metrics,
+        }
     }
 
     pub fn config(&self) -> &ComputerConfig {
@@ -70,15 +76,25 @@ impl Computer {
     /// ENGINE_BUSY after the queue timeout).
     async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
         let wait = self.config.queue_timeout;
-        let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned())
-            .await
+        self.metrics.engine_queued.inc();
+        let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned()).await;
+        self.metrics.engine_queued.dec();
+        let permit = permit
             .map_err(|_| ServiceError::EngineBusy {
                 retry_after_secs: wait.as_secs().max(1),
             })?
             .map_err(|_| ServiceError::Internal("the engine pool is closed".into()))?;
+        let metrics = self.metrics.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            work()
+            metrics.engine_running.inc();
+            let started = Instant::now();
+            let answer = work();
+            metrics
+                .engine_seconds
+                .observe(started.elapsed().as_secs_f64());
+            metrics.engine_running.dec();
+            answer
         })
         .await
         .map_err(|e| ServiceError::Internal(format!("the engine task failed: {e}")))

@@ -38,7 +38,8 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
-use crate::store::Store;
+use crate::metrics::Metrics;
+use crate::store::{self, BatchObserver, Store};
 
 /// Everything a request needs: the store, the computer, the followers of
 /// games and the settings of online play.
@@ -51,6 +52,7 @@ pub struct Service {
     /// Rung when a timed game is written, so the clock watcher looks again.
     clocks_changed: Arc<Notify>,
     caches: cache::Caches,
+    metrics: Arc<Metrics>,
 }
 
 impl Service {
@@ -60,13 +62,16 @@ impl Service {
         computer: ComputerConfig,
         online: OnlineConfig,
     ) -> Result<Service> {
+        let metrics = Metrics::shared();
+        store.observe_batches(Arc::new(BatchMetrics(metrics.clone())));
         let service = Service {
             store,
-            computer: Computer::new(computer),
+            computer: Computer::new(computer, metrics.clone()),
             events: Events::default(),
             online,
             clocks_changed: Arc::new(Notify::new()),
             caches: cache::Caches::default(),
+            metrics,
         };
         service.ensure_computer_players().await?;
         Ok(service)
@@ -84,6 +89,22 @@ impl Service {
         &self.events
     }
 
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Brings the games-by-status gauges up to date (before a scrape).
+    pub async fn count_games(&self) -> Result<()> {
+        let mut conn = self.store.read().await?;
+        for (status, count) in store::count_by_status(&mut conn).await? {
+            self.metrics
+                .games
+                .get_or_create(&crate::metrics::StatusLabels { status })
+                .set(count);
+        }
+        Ok(())
+    }
+
     /// Whether the database answers.
     pub async fn health(&self) -> Result<()> {
         Ok(self.store.ping().await?)
@@ -99,4 +120,15 @@ fn random_id(prefix: &str) -> String {
         .map(|b| ALPHABET[(*b & 31) as usize] as char)
         .collect();
     format!("{prefix}{body}")
+}
+
+/// The store's write batches, reported as metrics.
+#[derive(Debug)]
+struct BatchMetrics(Arc<Metrics>);
+
+impl BatchObserver for BatchMetrics {
+    fn committed(&self, writes: usize, seconds: f64) {
+        self.0.write_batch.observe(writes as f64);
+        self.0.commit_seconds.observe(seconds);
+    }
 }

@@ -260,6 +260,7 @@ impl Service {
     /// Writes an action's changes if the game is still at the version it was
     /// loaded at, then tells the game's followers (and the clock watcher).
     async fn save(&self, before: &Before, game: &mut Game, now: DateTime<Utc>) -> Result<()> {
+        let played = game.new_records.len() as u64;
         let (before_owned, mut owned) = (before.clone(), game.clone());
         *game = if game.spawned.is_none() {
             // The version-checked update comes first: a game that moved on
@@ -287,6 +288,7 @@ impl Service {
                 })
                 .await?
         };
+        self.metrics.moves.inc_by(played);
         let spawned = game.spawned.take();
         self.caches.keep_game(game);
         self.events.publish(game);

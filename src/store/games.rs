@@ -272,6 +272,15 @@ pub async fn game_with_players(
     Ok(Some((game, black, white)))
 }
 
+/// How many games there are of each status.
+pub async fn count_by_status(conn: &mut Conn) -> Result<Vec<(String, i64)>> {
+    Ok(
+        sqlx::query_as("SELECT status, COUNT(*) FROM games GROUP BY status")
+            .fetch_all(conn)
+            .await?,
+    )
+}
+
 /// Games newest first, by player and status.
 pub async fn list_games(conn: &mut Conn, filter: &GameFilter<'_>) -> Result<Vec<GameRow>> {
     let (after_time, after_id) = match filter.after {

@@ -99,6 +99,7 @@ async fn spawn_app_full(
         online,
         workers: Some(2),
         rate_limits,
+        slow_request: std::time::Duration::from_secs(1),
     };
     let app = Application::build(settings)
         .await

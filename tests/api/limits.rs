@@ -14,6 +14,7 @@ async fn a_token_over_its_write_budget_is_told_when_to_come_back() {
         reads_per_minute: 1000,
         writes_per_minute: 4,
         guests_per_hour: 100,
+        streams_per_address: 100,
     })
     .await;
     let (_, ada) = app.player("Ada").await;
@@ -75,6 +76,7 @@ async fn guests_are_limited_per_address_and_tokens_play_on() {
         reads_per_minute: 1000,
         writes_per_minute: 1000,
         guests_per_hour: 2,
+        streams_per_address: 100,
     })
     .await;
     let mut tokens = Vec::new();
@@ -97,4 +99,62 @@ async fn guests_are_limited_per_address_and_tokens_play_on() {
     // A guest made earlier plays on with its token.
     let game = app.create_game(Some(&tokens[0]), json!({})).await;
     assert_eq!(game["game"]["status"], "in_progress");
+}
+
+#[tokio::test]
+async fn an_address_may_keep_only_so_many_event_streams_open() {
+    let app = spawn_app_limited(RateLimitConfig {
+        streams_per_address: 2,
+        ..RateLimitConfig::default()
+    })
+    .await;
+    let (_, ada) = app.player("Ada").await;
+    let created = app
+        .create_game(Some(&ada), json!({"black": "me", "white": "me"}))
+        .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let open = || async {
+        app.client
+            .get(app.url(&format!("/v1/games/{id}/events")))
+            .send()
+            .await
+            .unwrap()
+    };
+    let first = open().await;
+    let second = open().await;
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(second.status(), StatusCode::OK);
+    let third = open().await;
+    assert_eq!(third.headers()["retry-after"], "5");
+    let problem = assert_problem(third, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("2 event streams open")
+    );
+    // The WebSocket counts against the same streams.
+    let socket = app
+        .client
+        .get(app.url(&format!("/v1/games/{id}/ws")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(socket.status(), StatusCode::TOO_MANY_REQUESTS);
+    // A stream closed makes room for another (the server notices when it
+    // next writes to it: a change, or the keep-alive).
+    drop(first);
+    app.play_ok(&id, &ada, "h8").await;
+    app.play_ok(&id, &ada, "h9").await;
+    let mut reopened = None;
+    for _ in 0..50 {
+        let response = open().await;
+        if response.status() == StatusCode::OK {
+            reopened = Some(response);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(reopened.is_some(), "closing a stream frees its place");
+    drop(second);
 }

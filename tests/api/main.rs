@@ -11,6 +11,7 @@ mod helpers;
 mod idempotency;
 mod limits;
 mod live;
+mod metrics;
 mod online;
 mod openapi;
 mod openings;
