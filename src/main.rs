@@ -119,6 +119,10 @@ struct ServeArgs {
     /// Players made without a token (new players, guests) per address per hour.
     #[arg(long, env = "GOBANG_RATE_GUESTS_PER_HOUR", default_value_t = RateLimitConfig::default().guests_per_hour)]
     rate_guests_per_hour: u32,
+    /// Milliseconds of the computer's thinking per token (or address) per
+    /// minute; each search is charged the most it may think.
+    #[arg(long, env = "GOBANG_RATE_THINKING_MS_PER_MINUTE", default_value_t = RateLimitConfig::default().thinking_ms_per_minute)]
+    rate_thinking_ms_per_minute: u32,
     /// Event streams (SSE, WebSocket) open at once per address.
     #[arg(long, env = "GOBANG_RATE_STREAMS_PER_ADDRESS", default_value_t = RateLimitConfig::default().streams_per_address)]
     rate_streams_per_address: u32,
@@ -258,6 +262,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
             writes_per_minute: args.rate_writes_per_minute,
             guests_per_hour: args.rate_guests_per_hour,
             streams_per_address: args.rate_streams_per_address,
+            thinking_ms_per_minute: args.rate_thinking_ms_per_minute,
         },
         slow_request: Duration::from_millis(args.slow_request_ms),
     };

@@ -12,7 +12,7 @@ use actix_web::{App, HttpMessage, HttpServer, web};
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder, TracingLogger};
 
 use crate::api::{self, Limits, RateLimitConfig, SlowRequest};
-use crate::service::{ComputerConfig, OnlineConfig, Service};
+use crate::service::{ComputerConfig, OnlineConfig, Service, paid_by};
 use crate::store::Store;
 
 /// Everything the server is configured with.
@@ -133,6 +133,7 @@ impl Application {
                 // A refusal still gets its request id, CORS headers and log
                 // line.
                 .wrap_fn(move |req, srv| {
+                    let payer = limits.payer(&req);
                     let call = match limits.check(&req) {
                         None => futures_util::future::Either::Left(srv.call(req)),
                         Some(refusal) => {
@@ -142,7 +143,12 @@ impl Application {
                     async move {
                         match call {
                             futures_util::future::Either::Left(response) => {
-                                Ok(response.await?.map_into_boxed_body())
+                                // The computer's thinking is paid by the caller.
+                                let response = match payer {
+                                    Some(payer) => paid_by(payer, response).await?,
+                                    None => response.await?,
+                                };
+                                Ok(response.map_into_boxed_body())
                             }
                             futures_util::future::Either::Right(refused) => Ok(refused),
                         }

@@ -237,6 +237,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::EngineBusy { .. } => {
                 (S::SERVICE_UNAVAILABLE, "ENGINE_BUSY", "Computer busy")
             }
+            ServiceError::ThinkingBudget { .. } => {
+                (S::TOO_MANY_REQUESTS, "RATE_LIMITED", "Too many requests")
+            }
             ServiceError::Store(_) | ServiceError::Internal(_) => {
                 tracing::error!(error = ?error, "internal error");
                 return ApiError::new(
@@ -252,6 +255,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::Forbidden { kind, .. } => api.forbidden_kind = Some(kind.as_str()),
             ServiceError::VersionMismatch { current, .. } => api.current_version = Some(current),
             ServiceError::EngineBusy { retry_after_secs }
+            | ServiceError::ThinkingBudget {
+                retry_after_secs, ..
+            }
             | ServiceError::ClaimTooEarly { retry_after_secs } => {
                 api.retry_after = Some(retry_after_secs)
             }

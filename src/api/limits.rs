@@ -18,7 +18,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use super::auth::Client;
 use super::error::ApiError;
-use crate::service::Service;
+use crate::service::{Service, ThinkingBudget};
 
 /// The budgets; `enabled: false` turns every one off.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +33,9 @@ pub struct RateLimitConfig {
     pub guests_per_hour: u32,
     /// Event streams (SSE and WebSocket) open at once per address.
     pub streams_per_address: u32,
+    /// Milliseconds of the computer's thinking per caller per minute
+    /// (a search is charged the most it may think).
+    pub thinking_ms_per_minute: u32,
 }
 
 impl Default for RateLimitConfig {
@@ -45,6 +48,7 @@ impl Default for RateLimitConfig {
             writes_per_minute: 300,
             guests_per_hour: 60,
             streams_per_address: 100,
+            thinking_ms_per_minute: 60_000,
         }
     }
 }
@@ -137,6 +141,7 @@ struct Budgets {
     reads: Budget,
     writes: Budget,
     guests: Budget,
+    thinking: Budget,
     checks: AtomicU64,
 }
 
@@ -154,6 +159,7 @@ impl Limits {
                 reads: Budget::new("reads", config.reads_per_minute, minute),
                 writes: Budget::new("writes", config.writes_per_minute, minute),
                 guests: Budget::new("guests", config.guests_per_hour, minute * 60),
+                thinking: Budget::new("thinking", config.thinking_ms_per_minute, minute),
                 checks: AtomicU64::new(0),
             })),
             streams: Some(Arc::new(Streams {
@@ -161,6 +167,16 @@ impl Limits {
                 open: Mutex::default(),
             })),
         }
+    }
+
+    /// Who pays for the computer's thinking in `req`: its caller (token, or
+    /// address without one).
+    pub fn payer(&self, req: &ServiceRequest) -> Option<Arc<dyn ThinkingBudget>> {
+        let budgets = self.inner.as_ref()?;
+        Some(Arc::new(Payer {
+            budgets: budgets.clone(),
+            key: client_key(req).0,
+        }))
     }
 
     /// A place for one more event stream from `req`'s address; 429 when
@@ -213,14 +229,17 @@ impl Limits {
             return None;
         }
         if budgets.checks.fetch_add(1, Ordering::Relaxed) % 10_000 == 9_999 {
-            for budget in [&budgets.reads, &budgets.writes, &budgets.guests] {
+            for budget in [
+                &budgets.reads,
+                &budgets.writes,
+                &budgets.guests,
+                &budgets.thinking,
+            ] {
                 budget.limiter.retain_recent();
             }
         }
-        let (key, has_token, address) = match Client::of(req.request()) {
-            Client::Token(token) => (format!("t:{token}"), true, None),
-            Client::Address(address) => (format!("a:{address}"), false, Some(address)),
-        };
+        let (key, address) = client_key(req);
+        let has_token = address.is_none();
         let reading = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
         let budget = if reading {
             &budgets.reads
@@ -246,6 +265,43 @@ impl Limits {
             ));
         }
         None
+    }
+}
+
+/// The key a caller's budgets are kept under, and its address when it
+/// sent no token.
+fn client_key(req: &ServiceRequest) -> (String, Option<String>) {
+    match Client::of(req.request()) {
+        Client::Token(token) => (format!("t:{token}"), None),
+        Client::Address(address) => (format!("a:{address}"), Some(address)),
+    }
+}
+
+/// A caller's share of the computer's thinking time.
+struct Payer {
+    budgets: Arc<Budgets>,
+    key: String,
+}
+
+impl ThinkingBudget for Payer {
+    fn spend(&self, ms: u64) -> Result<(), u64> {
+        let budget = &self.budgets.thinking;
+        let Some(cells) = NonZeroU32::new(ms.clamp(1, u64::from(u32::MAX)) as u32) else {
+            return Ok(());
+        };
+        match budget.limiter.check_key_n(&self.key, cells) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(not_until)) => {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                Err((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
+            }
+            // More than a whole minute's share at once.
+            Err(_) => Err(budget.window),
+        }
+    }
+
+    fn per_minute_ms(&self) -> u64 {
+        u64::from(self.budgets.thinking.quota)
     }
 }
 

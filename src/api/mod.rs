@@ -168,8 +168,8 @@ impl Modify for RateLimited {
         let response = ResponseBuilder::new()
             .description(
                 "RATE_LIMITED: the caller (its token, or its address without one) is over a budget: \
-reads, writes, or players made without a token (or, for the event streams, its address has the most \
-streams open it may). Come back after Retry-After seconds. \
+reads, writes, players made without a token, or the computer's thinking time (or, for the event \
+streams, its address has the most streams open it may). Come back after Retry-After seconds. \
 The budgets are the server's settings (`gobang serve --help`).",
             )
             .header(

@@ -36,6 +36,26 @@ impl Default for ComputerConfig {
     }
 }
 
+/// Who pays for the computer's thinking in a request: its caller's share
+/// of thinking time, set around the request by the layer that knows the
+/// caller ([`paid_by`]). Searches outside any request are free.
+pub trait ThinkingBudget: Send + Sync {
+    /// Takes `ms` milliseconds from the share; `Err(seconds to wait)` when
+    /// it has not that much left.
+    fn spend(&self, ms: u64) -> std::result::Result<(), u64>;
+    /// The share per minute, for the message.
+    fn per_minute_ms(&self) -> u64;
+}
+
+tokio::task_local! {
+    static PAYER: Arc<dyn ThinkingBudget>;
+}
+
+/// Runs `work` (a request) with its searches paid from `payer`.
+pub async fn paid_by<F: std::future::Future>(payer: Arc<dyn ThinkingBudget>, work: F) -> F::Output {
+    PAYER.scope(payer, work).await
+}
+
 /// A finished search, with the time it took.
 #[derive(Clone, Debug)]
 pub struct Thought {
@@ -73,8 +93,21 @@ impl Computer {
     }
 
     /// Runs `work` on the blocking pool once a search slot is free (a 503
-    /// ENGINE_BUSY after the queue timeout).
-    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    /// ENGINE_BUSY after the queue timeout), its `budget` paid first by the
+    /// request's payer (a 429 when that is spent, nothing searched).
+    async fn run<T: Send + 'static>(
+        &self,
+        budget: Duration,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T> {
+        let ms = budget.as_millis() as u64;
+        if let Ok(Err(retry_after_secs)) = PAYER.try_with(|payer| payer.spend(ms)) {
+            self.metrics.refuse("thinking");
+            return Err(ServiceError::ThinkingBudget {
+                per_minute_ms: PAYER.try_with(|p| p.per_minute_ms()).unwrap_or(0),
+                retry_after_secs,
+            });
+        }
         let wait = self.config.queue_timeout;
         self.metrics.engine_queued.inc();
         let permit = tokio::time::timeout(wait, self.permits.clone().acquire_owned()).await;
@@ -109,7 +142,7 @@ impl Computer {
         seed: u64,
     ) -> Result<Option<Thought>> {
         let limits = Limits::timed(budget, seed);
-        self.run(move || {
+        self.run(budget, move || {
             let started = Instant::now();
             let decision = engine::think(&position, level, &limits)?;
             Some(Thought {
@@ -132,7 +165,7 @@ impl Computer {
         seed: u64,
     ) -> Result<Option<(OpeningAction, Duration)>> {
         let limits = Limits::timed(budget, seed);
-        self.run(move || {
+        self.run(budget, move || {
             let started = Instant::now();
             engine::decide_opening(&position, &opening, level, &limits)
                 .map(|action| (action, started.elapsed()))

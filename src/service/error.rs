@@ -91,6 +91,13 @@ pub enum ServiceError {
     NotAPlayer,
     #[error("the computer is busy with other games; try again in a moment")]
     EngineBusy { retry_after_secs: u64 },
+    #[error(
+        "you have used your share of the computer's thinking time ({per_minute_ms} ms a minute): try again in {retry_after_secs} s"
+    )]
+    ThinkingBudget {
+        per_minute_ms: u64,
+        retry_after_secs: u64,
+    },
     #[error("internal error")]
     Store(#[from] StoreError),
     #[error("internal error: {0}")]

@@ -20,7 +20,7 @@ mod players;
 mod records;
 mod replies;
 
-pub use computer::{Computer, ComputerConfig, Thought};
+pub use computer::{Computer, ComputerConfig, ThinkingBudget, Thought, paid_by};
 pub use error::{Result, ServiceError};
 pub use events::{Events, GameEvent, Subscription};
 pub use game::{

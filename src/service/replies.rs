@@ -31,6 +31,9 @@ impl Service {
                     outcome.game = self.game(&outcome.game.id).await?;
                     break;
                 }
+                // The person's action stands; the computer moves when asked
+                // (`ai-move`) once the caller has thinking time again.
+                Err(ServiceError::ThinkingBudget { .. }) => break,
                 Err(e) => return Err(e),
             }
         }

@@ -14,7 +14,7 @@ async fn a_token_over_its_write_budget_is_told_when_to_come_back() {
         reads_per_minute: 1000,
         writes_per_minute: 4,
         guests_per_hour: 100,
-        streams_per_address: 100,
+        ..RateLimitConfig::default()
     })
     .await;
     let (_, ada) = app.player("Ada").await;
@@ -76,7 +76,7 @@ async fn guests_are_limited_per_address_and_tokens_play_on() {
         reads_per_minute: 1000,
         writes_per_minute: 1000,
         guests_per_hour: 2,
-        streams_per_address: 100,
+        ..RateLimitConfig::default()
     })
     .await;
     let mut tokens = Vec::new();
@@ -157,4 +157,71 @@ async fn an_address_may_keep_only_so_many_event_streams_open() {
     }
     assert!(reopened.is_some(), "closing a stream frees its place");
     drop(second);
+}
+
+/// The computer's thinking is the expensive resource: each caller has a
+/// share per minute. A hint over it is refused before any search; a move
+/// against the computer stands, and the computer waits to be asked.
+#[tokio::test]
+async fn the_computers_thinking_time_is_shared_out_per_caller() {
+    let app = spawn_app_limited(RateLimitConfig {
+        thinking_ms_per_minute: 500,
+        ..RateLimitConfig::default()
+    })
+    .await;
+    let (_, ada) = app.player("Ada").await;
+    let created = app
+        .create_game(Some(&ada), json!({"black": "me", "white": "me"}))
+        .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    app.play_ok(&id, &ada, "h8").await;
+    let hint = |ms: u32| {
+        app.client
+            .get(app.url(&format!("/v1/games/{id}/hint?level=beginner&time_ms={ms}")))
+            .bearer_auth(&ada)
+            .send()
+    };
+    assert_eq!(hint(400).await.unwrap().status(), StatusCode::OK);
+    let refused = hint(300).await.unwrap();
+    let wait: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    let problem = assert_problem(refused, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("500 ms a minute"),
+        "{problem}"
+    );
+    // Another caller has a share of its own.
+    let (_, bob) = app.player("Bob").await;
+    let against = app
+        .create_game(
+            Some(&bob),
+            json!({"black": "me", "white": {"ai": "beginner"}}),
+        )
+        .await;
+    let against = against["game"]["id"].as_str().unwrap().to_string();
+    let played: Value = app.play_ok(&against, &bob, "h8").await;
+    assert_eq!(played["game"]["ply"], 2, "the computer replied: {played}");
+    // Ada, out of thinking time, plays the computer: her move stands and
+    // the computer waits.
+    let versus = app
+        .create_game(
+            Some(&ada),
+            json!({"black": "me", "white": {"ai": "beginner"}}),
+        )
+        .await;
+    let versus = versus["game"]["id"].as_str().unwrap().to_string();
+    let played: Value = app.play_ok(&versus, &ada, "h8").await;
+    assert_eq!(played["game"]["ply"], 1);
+    assert_eq!(played["game"]["to_move"], "white");
+    let asked = app
+        .post(&format!("/v1/games/{versus}/ai-move"), Some(&ada), None)
+        .await;
+    assert_problem(asked, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED").await;
 }
