@@ -140,7 +140,8 @@ async fn hit_health(client: reqwest::Client, url: String, until: Instant) -> Tal
     tally
 }
 
-fn report(what: &str, connections: usize, seconds: f64, tallies: Vec<Tally>) {
+/// Prints a phase's figures; returns its rate per second.
+fn report(what: &str, connections: usize, seconds: f64, tallies: Vec<Tally>) -> f64 {
     let mut latencies: Vec<Duration> = tallies
         .iter()
         .flat_map(|t| t.latencies.iter().copied())
@@ -165,6 +166,7 @@ fn report(what: &str, connections: usize, seconds: f64, tallies: Vec<Tally>) {
             String::new()
         },
     );
+    latencies.len() as f64 / seconds
 }
 
 #[tokio::main]
@@ -192,7 +194,7 @@ async fn main() {
     for w in workers {
         tallies.push(w.await.unwrap());
     }
-    report("moves", args.connections, duration.as_secs_f64(), tallies);
+    let moves = report("moves", args.connections, duration.as_secs_f64(), tallies);
 
     let until = Instant::now() + duration;
     let workers: Vec<_> = (0..args.connections)
@@ -202,5 +204,10 @@ async fn main() {
     for w in workers {
         tallies.push(w.await.unwrap());
     }
-    report("healthz", args.connections, duration.as_secs_f64(), tallies);
+    let health = report("healthz", args.connections, duration.as_secs_f64(), tallies);
+    println!(
+        "ratio    connections={:<3} moves/healthz={:.3}",
+        args.connections,
+        moves / health
+    );
 }
