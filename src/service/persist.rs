@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::Service;
 use super::error::{Result, ServiceError};
-use super::game::{Game, GameResult, Reason};
+use super::game::{Game, GameResult, MoveRecord, Reason};
 use super::play::finish;
 use crate::rules::{Color, Point};
 use crate::store::{self, Conn, ScoreChange, StoreError};
@@ -61,6 +61,21 @@ async fn write_game(
     if let Some(spawned) = &game.spawned {
         store::insert_game(tx, &spawned.to_row()).await?;
     }
+    // The commonest write, one move played and nothing else, in one trip.
+    if let [record] = game.new_records.as_slice()
+        && record.ply == before.stored.len() + 1
+        && before.scored == game.scored
+    {
+        let row = move_row(record);
+        if !store::update_game_with_move(tx, &game.to_row(), before.version, &row).await? {
+            return Err(ServiceError::VersionMismatch {
+                expected: before.version,
+                current: before.version + 1,
+            });
+        }
+        game.new_records.clear();
+        return Ok(());
+    }
     if !store::update_game(tx, &game.to_row(), before.version).await? {
         return Err(ServiceError::VersionMismatch {
             expected: before.version,
@@ -85,15 +100,7 @@ async fn write_game(
     }
     for record in std::mem::take(&mut game.new_records) {
         debug_assert!(record.ply > kept);
-        let row = store::MoveRow {
-            ply: record.ply as i64,
-            x: record.point.x as i64,
-            y: record.point.y as i64,
-            color: record.color.as_str().to_string(),
-            played_at: record.played_at,
-            thinking_ms: record.thinking_ms,
-        };
-        store::insert_move(tx, &game.id, &row).await?;
+        store::insert_move(tx, &game.id, &move_row(&record)).await?;
     }
     match (before.scored, game.scored) {
         (true, false) => apply_result(tx, game, before.result.as_ref(), -1).await?,
@@ -101,6 +108,17 @@ async fn write_game(
         _ => {}
     }
     Ok(())
+}
+
+fn move_row(record: &MoveRecord) -> store::MoveRow {
+    store::MoveRow {
+        ply: record.ply as i64,
+        x: record.point.x as i64,
+        y: record.point.y as i64,
+        color: record.color.as_str().to_string(),
+        played_at: record.played_at,
+        thinking_ms: record.thinking_ms,
+    }
 }
 
 /// Counts (`sign` 1) or takes back (`sign` -1) a result in both players' scores.

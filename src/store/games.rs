@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 
 use super::players::player_prefixed;
-use super::{Conn, PlayerRow, Result, column};
+use super::{Conn, PlayerRow, Result, StoreError, column};
 
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,47 +188,93 @@ pub async fn insert_game(conn: &mut Conn, g: &NewGame) -> Result<()> {
     Ok(())
 }
 
-/// Writes the changing part of a game row, only if it is still at
-/// `expected_version`; returns whether it was.
-pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) -> Result<bool> {
-    let done = sqlx::query(
+/// The update of a game row's changing part, if still at version `$13`.
+macro_rules! update_game_sql {
+    () => {
         "UPDATE games SET black_id = $2, white_id = $3, status = $4, ply = $5, winner = $6, reason = $7,
                           winning_line = $8, scored = $9, version = $10, updated_at = $11, turn_started_at = $12,
                           record = $14, invited = $15, offer_kind = $16, offer_by = $17, offer_at = $18,
                           declines = $19, black_clock_ms = $20, white_clock_ms = $21, deadline_ms = $22,
                           black_thinking_ms = $23, white_thinking_ms = $24, rematch_id = $25,
                           opening_log = $26
-         WHERE id = $1 AND version = $13",
-    )
-    .bind(&g.id)
-    .bind(&g.black_id)
-    .bind(&g.white_id)
-    .bind(&g.status)
-    .bind(g.ply)
-    .bind(&g.winner)
-    .bind(&g.reason)
-    .bind(&g.winning_line)
-    .bind(g.scored)
-    .bind(g.version)
-    .bind(g.updated_at)
-    .bind(g.turn_started_at)
-    .bind(expected_version)
-    .bind(&g.record)
-    .bind(&g.invited)
-    .bind(&g.offer_kind)
-    .bind(&g.offer_by)
-    .bind(g.offer_at)
-    .bind(&g.declines)
-    .bind(g.black_clock_ms)
-    .bind(g.white_clock_ms)
-    .bind(g.deadline_ms)
-    .bind(g.black_thinking_ms)
-    .bind(g.white_thinking_ms)
-    .bind(&g.rematch_id)
-    .bind(&g.opening_log)
-    .execute(conn)
-    .await?;
+         WHERE id = $1 AND version = $13"
+    };
+}
+
+fn bind_update<'q>(
+    query: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
+    g: &'q GameRow,
+    expected_version: i64,
+) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
+    query
+        .bind(&g.id)
+        .bind(&g.black_id)
+        .bind(&g.white_id)
+        .bind(&g.status)
+        .bind(g.ply)
+        .bind(&g.winner)
+        .bind(&g.reason)
+        .bind(&g.winning_line)
+        .bind(g.scored)
+        .bind(g.version)
+        .bind(g.updated_at)
+        .bind(g.turn_started_at)
+        .bind(expected_version)
+        .bind(&g.record)
+        .bind(&g.invited)
+        .bind(&g.offer_kind)
+        .bind(&g.offer_by)
+        .bind(g.offer_at)
+        .bind(&g.declines)
+        .bind(g.black_clock_ms)
+        .bind(g.white_clock_ms)
+        .bind(g.deadline_ms)
+        .bind(g.black_thinking_ms)
+        .bind(g.white_thinking_ms)
+        .bind(&g.rematch_id)
+        .bind(&g.opening_log)
+}
+
+/// Writes the changing part of a game row, only if it is still at
+/// `expected_version`; returns whether it was.
+pub async fn update_game(conn: &mut Conn, g: &GameRow, expected_version: i64) -> Result<bool> {
+    let done = bind_update(sqlx::query(update_game_sql!()), g, expected_version)
+        .execute(conn)
+        .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// [`update_game`] and [`insert_move`] of the move that made the change,
+/// in one statement list (one trip to the database): the move is stored
+/// only if the game was still at `expected_version`; returns whether it was.
+pub async fn update_game_with_move(
+    conn: &mut Conn,
+    g: &GameRow,
+    expected_version: i64,
+    m: &MoveRow,
+) -> Result<bool> {
+    let query = sqlx::query(concat!(
+        update_game_sql!(),
+        ";
+         INSERT INTO moves (game_id, ply, x, y, color, played_at, thinking_ms)
+         SELECT $1, $27, $28, $29, $30, $31, $32 WHERE changes() = 1"
+    ));
+    let done = bind_update(query, g, expected_version)
+        .bind(m.ply)
+        .bind(m.x)
+        .bind(m.y)
+        .bind(&m.color)
+        .bind(m.played_at)
+        .bind(m.thinking_ms)
+        .execute(conn)
+        .await?;
+    match done.rows_affected() {
+        2 => Ok(true),
+        0 => Ok(false),
+        n => Err(StoreError::Corrupt(format!(
+            "a game update with its move changed {n} rows, not 2"
+        ))),
+    }
 }
 
 /// A game with the players in its seats, in one query.

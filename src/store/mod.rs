@@ -24,7 +24,7 @@ use writer::Writer;
 
 pub use games::{
     GameFilter, GameRow, MoveRow, NewGame, count_by_status, delete_moves_from, game_with_players,
-    insert_game, insert_move, list_games, moves, next_deadline, update_game,
+    insert_game, insert_move, list_games, moves, next_deadline, update_game, update_game_with_move,
 };
 pub use players::{
     NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
