@@ -145,6 +145,7 @@ impl From<ServiceError> for ApiError {
         let detail = error.to_string();
         let (status, code, title) = match &error {
             ServiceError::NotFound { .. } => (S::NOT_FOUND, "NOT_FOUND", "Not found"),
+            ServiceError::PlyNotPlayed(_) => (S::NOT_FOUND, "PLY_NOT_PLAYED", "Ply not played"),
             ServiceError::Validation(_) => {
                 (S::UNPROCESSABLE_ENTITY, "VALIDATION", "Invalid request")
             }

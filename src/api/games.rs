@@ -11,8 +11,8 @@ use super::error::{ApiError, Problem, Result, body_error};
 use super::players::page_limit;
 use super::types::{
     AiMoveRequest, CandidateView, ClockRequest, ComputerInfo, CreateGame, GameCreated, GameList,
-    GameListQuery, GameQuery, GameSummary, GameView, Hint, HintQuery, MoveList, MoveRequest,
-    MoveView, MovesPlayed, SeatRequest, You,
+    GameListQuery, GameQuery, GameSummary, GameView, Hint, HintQuery, MAX_TIME_MS, MoveList,
+    MoveRequest, MoveView, MovesPlayed, SeatRequest, You,
 };
 use crate::engine::Level;
 use crate::rules::{ForbiddenPolicy, OpeningRule, RuleSet, Variant, VariantSpec};
@@ -146,6 +146,9 @@ pub(super) fn parse_level(name: &str) -> Result<Level> {
 fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
     match ms {
         Some(0) => Err(ApiError::validation("time_ms must be at least 1")),
+        Some(ms) if ms > MAX_TIME_MS => Err(ApiError::validation(format!(
+            "time_ms must be at most {MAX_TIME_MS} (an hour); the server caps thinking time lower still"
+        ))),
         other => Ok(other.map(Duration::from_millis)),
     }
 }
@@ -154,7 +157,7 @@ fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
 /// token comes back in `you.token`.
 #[utoipa::path(
     tag = "games",
-    request_body = CreateGame,
+    request_body(content = Option<CreateGame>, description = "Optional: every field has a default; no body (or `null`) is a game against the computer"),
     security((), ("bearer" = [])),
     responses(
         (status = 201, description = "The new game (and the computer's first move if it plays black)", body = GameCreated),
@@ -200,9 +203,8 @@ pub(super) fn optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Resu
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    serde_json::from_slice(body)
-        .map(Some)
-        .map_err(|e| body_error(&e))
+    // JSON `null` is no body too, as the document says.
+    serde_json::from_slice(body).map_err(|e| body_error(&e))
 }
 
 /// List games, newest first, by player and status.
@@ -265,11 +267,9 @@ pub async fn get_game(
     query: web::Query<GameQuery>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
+    let wait = super::events::wait_time(query.timeout)?;
     let game = match query.wait_for_version {
-        Some(version) => {
-            let wait = super::events::wait_time(query.timeout)?;
-            service.wait_for_change(&id, version, wait).await?
-        }
+        Some(version) => service.wait_for_change(&id, version, wait).await?,
         None => service.game(&id).await?,
     };
     if wants_text(&req) {

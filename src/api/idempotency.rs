@@ -73,7 +73,11 @@ pub async fn handle(
     let key = match key {
         None => return srv.call(req).await,
         Some(_) if *req.method() != Method::POST => return srv.call(req).await,
-        Some(Ok(key)) if (1..=255).contains(&key.len()) => key,
+        Some(Ok(key))
+            if (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            key
+        }
         Some(_) => {
             let refusal = problem(
                 StatusCode::UNPROCESSABLE_ENTITY,

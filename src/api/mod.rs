@@ -48,6 +48,7 @@ macro_rules! game_action {
 
 mod auth;
 mod client;
+mod document;
 mod error;
 mod events;
 mod games;
@@ -62,10 +63,10 @@ mod records;
 mod types;
 
 use actix_web::{HttpResponse, get, web};
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use document::{ApiDoc, openapi_json};
 pub use error::{ApiError, Problem};
 pub use limits::{Limits, RateLimitConfig};
 pub use metrics::SlowRequest;
@@ -74,189 +75,6 @@ use crate::service::Service;
 
 /// Largest JSON body accepted.
 pub const BODY_LIMIT: usize = 16 * 1024;
-
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "gobang",
-        description = "Five-in-a-row (freestyle, standard, renju), tic-tac-toe and k-in-a-row as a service: \
-create games, play moves, play the computer, undo and redo, and keep every player's score.\n\n\
-Points are `{\"x\": 7, \"y\": 7}` (0-based from the top-left) or names like `\"h8\"` \
-(column letter from the left, row number from the bottom). Boards are arrays of rows, top row \
-first: `.` empty, `X` black, `O` white. Every error is `application/problem+json` with a stable `code`.",
-        license(name = "MIT"),
-    ),
-    paths(
-        players::create_player,
-        players::me,
-        players::get_player,
-        players::leaderboard,
-        games::create_game,
-        games::list_games,
-        games::get_game,
-        games::join,
-        games::play,
-        games::list_moves,
-        games::undo,
-        games::redo,
-        games::ai_move,
-        games::hint,
-        games::resign,
-        records::export_record,
-        records::import,
-        pictures::board_svg,
-        pictures::board_png,
-        pictures::animation_gif,
-        opening::opening_action,
-        events::events,
-        events::websocket,
-        online::accept_invitation,
-        online::decline_invitation,
-        online::cancel,
-        online::request_takeback,
-        online::accept_takeback,
-        online::decline_takeback,
-        online::offer_draw,
-        online::accept_draw,
-        online::decline_draw,
-        online::decline_rematch,
-        online::claim_win,
-        online::propose_rematch,
-        online::accept_rematch,
-        healthz,
-        metrics::metrics,
-    ),
-    modifiers(&BearerAuth, &RateLimited),
-    tags(
-        (name = "players", description = "Players, their tokens and scores"),
-        (name = "games", description = "Games, moves and the computer"),
-        (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in; pictures of the board"),
-        (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
-        (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
-        (name = "operations", description = "Health and metrics, for operators"),
-    )
-)]
-pub struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("The token returned when the player was created"))
-                    .build(),
-            ),
-        );
-    }
-}
-
-/// Every operation may answer 429 when its caller is over a rate limit.
-struct RateLimited;
-
-impl Modify for RateLimited {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{
-            ContentBuilder, HeaderBuilder, Ref, ResponseBuilder, Type, schema::ObjectBuilder,
-        };
-        let number = || ObjectBuilder::new().schema_type(Type::Integer).build();
-        let text = || ObjectBuilder::new().schema_type(Type::String).build();
-        let response = ResponseBuilder::new()
-            .description(
-                "RATE_LIMITED: the caller (its token, or its address without one) is over a budget: \
-reads, writes, players made without a token, or the computer's thinking time (or, for the event \
-streams, its address has the most streams open it may). Come back after Retry-After seconds. \
-The budgets are the server's settings (`gobang serve --help`).",
-            )
-            .header(
-                "Retry-After",
-                HeaderBuilder::new()
-                    .schema(Some(number()))
-                    .description(Some("Seconds to wait"))
-                    .build(),
-            )
-            .header(
-                "RateLimit-Policy",
-                HeaderBuilder::new()
-                    .schema(Some(text()))
-                    .description(Some("The budget, e.g. `\"writes\";q=300;w=60`"))
-                    .build(),
-            )
-            .header(
-                "RateLimit",
-                HeaderBuilder::new()
-                    .schema(Some(text()))
-                    .description(Some("What is left of it, e.g. `\"writes\";r=0;t=12`"))
-                    .build(),
-            )
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
-            .build();
-        let idempotency_key = utoipa::openapi::path::ParameterBuilder::new()
-            .name("Idempotency-Key")
-            .parameter_in(utoipa::openapi::path::ParameterIn::Header)
-            .required(utoipa::openapi::Required::False)
-            .description(Some(
-                "Makes a retry safe: the same key with the same request answers with the first \
-answer (and `Idempotent-Replayed: true`) without acting again; with another request it is 422 \
-IDEMPOTENCY_KEY_REUSED; while the first is under way, 409 IDEMPOTENCY_KEY_IN_USE. Keys \
-(1–255 characters, a UUID is ideal) belong to the caller and are kept 24 hours.",
-            ))
-            .schema(Some(
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .min_length(Some(1))
-                    .max_length(Some(255))
-                    .build(),
-            ))
-            .build();
-        // Health checks are never limited.
-        for (_, item) in openapi
-            .paths
-            .paths
-            .iter_mut()
-            .filter(|(path, _)| !matches!(path.as_str(), "/healthz" | "/metrics"))
-        {
-            for operation in [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.delete,
-                &mut item.patch,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                operation
-                    .responses
-                    .responses
-                    .entry("429".into())
-                    .or_insert_with(|| response.clone().into());
-            }
-            if let Some(post) = &mut item.post {
-                post.parameters
-                    .get_or_insert_with(Vec::new)
-                    .push(idempotency_key.clone().into());
-            }
-        }
-    }
-}
-
-/// The OpenAPI document as pretty JSON (what `gobang openapi` prints and
-/// `openapi/openapi.json` holds).
-pub fn openapi_json() -> String {
-    ApiDoc::openapi()
-        .to_pretty_json()
-        .expect("the OpenAPI document serializes")
-}
 
 /// Whether the client already holds the representation tagged `tag`
 /// (`If-None-Match`, including `*`).
@@ -293,7 +111,23 @@ pub async fn healthz(service: web::Data<Service>) -> HttpResponse {
     }
 }
 
-async fn not_found() -> Result<HttpResponse, ApiError> {
+/// No route: 405 with `Allow` for a known path asked with another method,
+/// else 404.
+async fn not_found(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
+    if let Some(methods) = document::allowed_methods(req.path()) {
+        let error = ApiError::new(
+            actix_web::http::StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            "Method not allowed",
+            format!("{} answers {methods}, not {}", req.path(), req.method()),
+        );
+        let mut response = actix_web::ResponseError::error_response(&error);
+        response.headers_mut().insert(
+            actix_web::http::header::ALLOW,
+            actix_web::http::header::HeaderValue::from_static(methods),
+        );
+        return Ok(response);
+    }
     Err(ApiError::not_found(
         "no such endpoint: see /docs for the API",
     ))

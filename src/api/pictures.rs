@@ -18,8 +18,10 @@ use crate::service::{Game, Service, Status};
 #[serde(deny_unknown_fields)]
 pub struct PictureQuery {
     /// The longer side in pixels, 120–2000 (default 600).
+    #[param(minimum = 120, maximum = 2000)]
     pub size: Option<u32>,
     /// `wood` (default), `paper` or `dark`.
+    #[param(pattern = "^(wood|paper|dark)$")]
     pub theme: Option<String>,
     /// Number the stones in the order played (default false).
     pub numbers: Option<bool>,
@@ -31,10 +33,13 @@ pub struct PictureQuery {
 #[serde(deny_unknown_fields)]
 pub struct AnimationQuery {
     /// The longer side in pixels, 120–800 (default 400).
+    #[param(minimum = 120, maximum = 800)]
     pub size: Option<u32>,
     /// `wood` (default), `paper` or `dark`.
+    #[param(pattern = "^(wood|paper|dark)$")]
     pub theme: Option<String>,
     /// Each move's time on screen, 100–5000 ms (default 700).
+    #[param(minimum = 100, maximum = 5000)]
     pub delay_ms: Option<u32>,
 }
 
@@ -118,7 +123,7 @@ const PICTURE_ERRORS: &str = "VALIDATION: a size, theme or ply out of range";
     responses(
         (status = 200, description = "The picture", content_type = "image/svg+xml", body = String),
         (status = 304, description = "Not modified (If-None-Match)"),
-        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND: no such game; PLY_NOT_PLAYED: the game has not reached that ply", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = PICTURE_ERRORS, body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -139,7 +144,7 @@ pub async fn board_svg(
     responses(
         (status = 200, description = "The picture", content_type = "image/png", body = Vec<u8>),
         (status = 304, description = "Not modified (If-None-Match)"),
-        (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "NOT_FOUND: no such game; PLY_NOT_PLAYED: the game has not reached that ply", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = PICTURE_ERRORS, body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -20,6 +20,7 @@ use crate::service::{ImportRequest, SeatSpec, Service, ServiceError};
 #[serde(deny_unknown_fields)]
 pub struct RecordQuery {
     /// `sgf`, `psq`, `moves` or `json`; overrides `Accept`.
+    #[param(pattern = "^(sgf|psq|moves|json)$")]
     pub format: Option<String>,
 }
 
@@ -139,6 +140,7 @@ pub async fn export_record(
 pub struct ImportQuery {
     /// `sgf`, `psq`, `moves` or `json` (else from Content-Type, else from
     /// the file's first characters).
+    #[param(pattern = "^(sgf|psq|moves|json)$")]
     pub format: Option<String>,
     /// Rules, when the file does not say (or to override it).
     pub rules: Option<String>,

@@ -1,5 +1,8 @@
-//! Opaque paging cursors: a sort key and an id, hex-encoded so clients
-//! treat them as tokens rather than something to build.
+//! Paging cursors: the sort key and id of the last row of a page,
+//! `<key>.<id>` (e.g. `1700000000000000.g_5kq2…`). Clients pass them back
+//! as they got them; the form is in the API's document (a pattern on each
+//! `cursor` parameter) so that any cursor a client can write is one the
+//! server can read.
 
 use super::error::{Result, ServiceError};
 
@@ -9,25 +12,25 @@ pub(super) fn hex(bytes: &[u8]) -> String {
 
 /// The cursor that continues after the row with `key` and `id`.
 pub(super) fn encode(key: i64, id: &str) -> String {
-    hex(format!("{key}:{id}").as_bytes())
+    format!("{key}.{id}")
 }
 
 /// The key and id a cursor continues after.
 pub(super) fn decode(cursor: &str) -> Result<(i64, String)> {
     let bad = || {
         ServiceError::Validation(
-            "cursor is not one this server returned: start again without it".into(),
+            "cursor must be a next_cursor this server returned (<number>.<id>): start again without it".into(),
         )
     };
-    if !cursor.len().is_multiple_of(2) || cursor.len() > 256 {
+    let (key, id) = cursor.split_once('.').ok_or_else(bad)?;
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    let id_ok = (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !(1..=18).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) || !id_ok {
         return Err(bad());
     }
-    let bytes = (0..cursor.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(cursor.get(i..i + 2).ok_or_else(bad)?, 16).map_err(|_| bad()))
-        .collect::<Result<Vec<u8>>>()?;
-    let text = String::from_utf8(bytes).map_err(|_| bad())?;
-    let (key, id) = text.split_once(':').ok_or_else(bad)?;
     Ok((key.parse().map_err(|_| bad())?, id.to_string()))
 }
 
@@ -39,8 +42,18 @@ mod tests {
     fn cursors_round_trip_and_reject_garbage() {
         let c = encode(-3, "p_abc");
         assert_eq!(decode(&c).unwrap(), (-3, "p_abc".to_string()));
-        assert!(decode("zz").is_err());
-        assert!(decode("abc").is_err());
-        assert!(decode(&hex(b"no colon")).is_err());
+        assert_eq!(c, "-3.p_abc");
+        assert_eq!(decode("0.ai-expert").unwrap(), (0, "ai-expert".into()));
+        for garbage in [
+            "zz",
+            "abc",
+            "1.",
+            ".p",
+            "1.p q",
+            "1234567890123456789.p",
+            "--1.p",
+        ] {
+            assert!(decode(garbage).is_err(), "{garbage}");
+        }
     }
 }

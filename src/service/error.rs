@@ -11,6 +11,9 @@ pub enum ServiceError {
     NotFound { what: &'static str, id: String },
     #[error("{0}")]
     Validation(String),
+    /// A position the game has not reached.
+    #[error("{0}")]
+    PlyNotPlayed(String),
     #[error("{0}")]
     OutOfBoard(String),
     /// A record that cannot be imported: its format, or a move the rules

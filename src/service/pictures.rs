@@ -14,8 +14,9 @@ impl Game {
         let played = self.position.moves();
         let ply = ply.unwrap_or(played.len());
         if ply > played.len() {
-            return Err(ServiceError::Validation(format!(
-                "ply must be from 0 to {} (the moves on the board), not {ply}",
+            return Err(ServiceError::PlyNotPlayed(format!(
+                "this game has {} moves on the board: ask for a ply from 0 to {}, not {ply}",
+                played.len(),
                 played.len()
             )));
         }

@@ -79,6 +79,10 @@ async fn a_retried_move_is_answered_from_the_first_and_played_once() {
     )
     .await;
     assert_problem(bad, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+    // So is one with a space inside (HTTP allows it in a header; the key
+    // is visible characters only, as the document's pattern says).
+    let spaced = keyed(&app, &path, Some(&token), "my key", json!({"at": "a1"})).await;
+    assert_problem(spaced, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
 }
 
 #[tokio::test]

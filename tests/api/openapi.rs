@@ -110,3 +110,67 @@ fn every_body_has_an_example_and_every_operation_its_errors() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_documented_path_asked_with_another_method_answers_405_with_allow() {
+    let app = spawn_app().await;
+    let (game, _) = app
+        .local_game(serde_json::json!({"rules": "freestyle"}))
+        .await;
+    let put = app
+        .client
+        .put(app.url(&format!("/v1/games/{game}/moves")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.headers()["allow"], "GET, POST");
+    crate::helpers::assert_problem(put, StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED").await;
+    let delete = app
+        .client
+        .delete(app.url("/v1/leaderboard"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(delete.headers()["allow"], "GET");
+    // A path the document does not have is still 404.
+    let nowhere = app.client.put(app.url("/v1/nowhere")).send().await.unwrap();
+    crate::helpers::assert_problem(nowhere, StatusCode::NOT_FOUND, "NOT_FOUND").await;
+}
+
+#[tokio::test]
+async fn the_limits_the_document_states_are_the_ones_the_server_keeps() {
+    let spec: Value = serde_json::from_str(&gobang::api::openapi_json()).unwrap();
+    let app = spawn_app().await;
+    let (game, _) = app
+        .local_game(serde_json::json!({"rules": "freestyle"}))
+        .await;
+    // The hint's time_ms: its maximum is accepted, one more is refused.
+    let hint = &spec["paths"]["/v1/games/{id}/hint"]["get"]["parameters"];
+    let time_ms = hint
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "time_ms")
+        .unwrap();
+    let max = time_ms["schema"]["maximum"].as_u64().unwrap();
+    let at_max = app
+        .get(&format!(
+            "/v1/games/{game}/hint?time_ms={max}&level=beginner"
+        ))
+        .await;
+    assert_eq!(at_max.status(), StatusCode::OK);
+    let over = app
+        .get(&format!("/v1/games/{game}/hint?time_ms={}", max + 1))
+        .await;
+    crate::helpers::assert_problem(over, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+    // A new game links to every action on it, by the id it answers with.
+    let links = &spec["paths"]["/v1/games"]["post"]["responses"]["201"]["links"];
+    let moves = links
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|l| l["operationId"] == "play")
+        .expect("a link from a new game to its moves");
+    assert_eq!(moves["parameters"]["id"], "$response.body#/game/id");
+}

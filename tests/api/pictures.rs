@@ -181,11 +181,14 @@ async fn pictures_revalidate_and_refuse_options_out_of_range() {
         .await
         .unwrap();
     assert_eq!(moved.status(), StatusCode::OK);
+    // A position the game has not reached is not there.
+    let beyond = app.get(&format!("/v1/games/{id}/board.svg?ply=3")).await;
+    let problem = assert_problem(beyond, StatusCode::NOT_FOUND, "PLY_NOT_PLAYED").await;
+    assert!(problem["detail"].as_str().unwrap().contains("from 0 to"));
     for query in [
         "board.png?size=50",
         "board.svg?size=5000",
         "board.svg?theme=neon",
-        "board.svg?ply=3",
         "board.png?numbers=maybe",
         "animation.gif?size=1200",
         "animation.gif?delay_ms=1",

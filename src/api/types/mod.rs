@@ -42,8 +42,10 @@ impl PointView {
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// Page size, 1–100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^-?[0-9]{1,18}\\.[0-9A-Za-z_-]{1,64}$")]
     pub cursor: Option<String>,
 }
 

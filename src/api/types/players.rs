@@ -10,7 +10,11 @@ use crate::store::PlayerRow;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Ada"}))]
 pub struct CreatePlayer {
-    /// 1–40 characters.
+    /// 1–40 characters, no control characters; spaces around it are dropped.
+    #[schema(
+        max_length = 40,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$"
+    )]
     pub name: String,
 }
 

@@ -9,10 +9,13 @@ pub struct GameListQuery {
     /// Only games this player sits in.
     pub player: Option<String>,
     /// `waiting`, `in_progress` or `finished`.
+    #[param(pattern = "^(waiting|in_progress|finished)$")]
     pub status: Option<String>,
     /// Page size, 1–100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^-?[0-9]{1,18}\\.[0-9A-Za-z_-]{1,64}$")]
     pub cursor: Option<String>,
 }
 
@@ -92,6 +95,10 @@ pub struct MoveRequest {
     pub y: Option<i64>,
 }
 
+/// The most thinking time a request may ask for (an hour; the server's own
+/// cap is far lower): the `maximum` of every `time_ms` in the document.
+pub const MAX_TIME_MS: u64 = 3_600_000;
+
 /// Optional settings for `ai-move`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -99,8 +106,10 @@ pub struct MoveRequest {
 pub struct AiMoveRequest {
     /// In a local game, the level that plays (default intermediate); in
     /// other games the computer seat's own level plays.
+    #[schema(pattern = "^(beginner|intermediate|advanced|expert)$")]
     pub level: Option<String>,
-    /// Thinking time, capped by the server's limit.
+    /// Thinking time in milliseconds, capped by the server's limit.
+    #[schema(minimum = 1, maximum = 3_600_000)]
     pub time_ms: Option<u64>,
 }
 
@@ -110,6 +119,7 @@ pub struct GameQuery {
     /// Long poll: answer once the version is greater than this.
     pub wait_for_version: Option<i64>,
     /// Long poll: seconds to wait at most, 1–30 (default 30).
+    #[param(minimum = 1, maximum = 30)]
     pub timeout: Option<u64>,
 }
 
@@ -117,9 +127,12 @@ pub struct GameQuery {
 #[serde(deny_unknown_fields)]
 pub struct HintQuery {
     /// The level that looks (default intermediate).
+    #[param(pattern = "^(beginner|intermediate|advanced|expert)$")]
     pub level: Option<String>,
     /// How many candidates, 1–10 (default 5).
+    #[param(minimum = 1, maximum = 10)]
     pub count: Option<usize>,
-    /// Thinking time, capped by the server's limit.
+    /// Thinking time in milliseconds, capped by the server's limit.
+    #[param(minimum = 1, maximum = 3_600_000)]
     pub time_ms: Option<u64>,
 }

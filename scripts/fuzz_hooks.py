@@ -1,0 +1,37 @@
+"""schemathesis hooks for scripts/fuzz-api.sh.
+
+A client sends a fresh Idempotency-Key with each new request (that is what
+the key is for); the fuzzer's generator would reuse simple values like "0"
+across different requests, which the server rightly refuses (422
+IDEMPOTENCY_KEY_REUSED). Valid keys are replaced by fresh UUIDs; invalid
+ones are sent as generated, so their rejection is still tested.
+
+A long poll (`GET /v1/games/{id}?wait_for_version=`) for a version that
+never comes waits its whole `timeout`, 30 s unless asked: the fuzzer would
+spend most of its run waiting, and give up after its own 10 s. Such polls
+are sent with a timeout of at most 2 s (an invalid timeout is sent as
+generated); everything else about them is as generated.
+"""
+
+import re
+import uuid
+
+import schemathesis
+
+VALID_KEY = re.compile(r"^[!-~]{1,255}$")
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    headers = case.headers or {}
+    for name in list(headers):
+        if name.lower() == "idempotency-key" and VALID_KEY.match(str(headers[name])):
+            headers[name] = str(uuid.uuid4())
+    query = case.query or {}
+    if "wait_for_version" in query:
+        timeout = query.get("timeout")
+        # An invalid timeout is left alone: it is answered 422 at once.
+        if timeout is None or (isinstance(timeout, int) and 2 < timeout <= 30):
+            query["timeout"] = 2
+        case.query = query
+    return None
