@@ -450,4 +450,66 @@ fn exact_bodies(
         )),
         false,
     );
+    new_game_ranges(schemas);
+}
+
+/// Each field of a new game's settings on its own: the rule sets and
+/// opening rules there are, the sides and row lengths any rule set can
+/// take. (Which combinations go together is each rule set's to say; those
+/// are answered 422 with what to change.)
+fn new_game_ranges(
+    schemas: &mut std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    >,
+) {
+    use crate::rules::{MAX_SIDE, OpeningRule, RuleSet};
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::{Object, Schema, SchemaType, Type};
+    fn field<'a>(object: &'a mut Object, name: &str) -> Option<&'a mut Object> {
+        match object.properties.get_mut(name)? {
+            RefOr::T(Schema::Object(field)) => Some(field),
+            _ => None,
+        }
+    }
+    /// An enumeration, `null` kept where the field may be null.
+    fn one_of_names(field: &mut Object, names: &[&str]) {
+        let mut values: Vec<serde_json::Value> = names.iter().map(|&n| n.into()).collect();
+        if matches!(&field.schema_type, SchemaType::Array(types) if types.contains(&Type::Null)) {
+            values.push(serde_json::Value::Null);
+        }
+        field.enum_values = Some(values);
+    }
+    fn range(field: &mut Object, min: u64, max: u64) {
+        field.minimum = Some(min.into());
+        field.maximum = Some(max.into());
+    }
+    if let Some(RefOr::T(Schema::Object(game))) = schemas.get_mut("CreateGame") {
+        let rules: Vec<&str> = RuleSet::ALL.iter().map(|r| r.as_str()).collect();
+        let openings: Vec<&str> = OpeningRule::ALL.iter().map(|r| r.as_str()).collect();
+        let side = u64::from(MAX_SIDE);
+        if let Some(f) = field(game, "rules") {
+            one_of_names(f, &rules);
+        }
+        if let Some(f) = field(game, "opening") {
+            one_of_names(f, &openings);
+        }
+        if let Some(f) = field(game, "forbidden") {
+            one_of_names(f, &["reject", "lose"]);
+        }
+        for name in ["board_size", "width", "height", "k"] {
+            if let Some(f) = field(game, name) {
+                range(f, 3, side);
+            }
+        }
+    }
+    if let Some(RefOr::T(Schema::Object(clock))) = schemas.get_mut("ClockRequest") {
+        let main = &super::games::CLOCK_MAIN_MS;
+        if let Some(f) = field(clock, "main_ms") {
+            range(f, *main.start(), *main.end());
+        }
+        if let Some(f) = field(clock, "floor_ms") {
+            range(f, 0, *main.end());
+        }
+    }
 }

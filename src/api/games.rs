@@ -120,11 +120,13 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
     })
 }
 
+/// A clock's main time: 1 s to 24 h.
+pub(super) const CLOCK_MAIN_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
+
 /// Main time and floor of a requested clock, checked.
 fn clock_spec(clock: &ClockRequest) -> Result<(i64, i64)> {
-    const MAIN_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
     let main = clock.main_ms;
-    if !MAIN_MS.contains(&main) {
+    if !CLOCK_MAIN_MS.contains(&main) {
         return Err(ApiError::validation(format!(
             "clock.main_ms must be from 1000 (1 s) to 86400000 (24 h), not {main}"
         )));

@@ -42,7 +42,9 @@ pub enum SeatRequest {
 pub struct CreateGame {
     /// `freestyle` (default), `standard`, `renju`, `tictactoe` or `custom`.
     pub rules: Option<String>,
-    /// Side of the square board for freestyle and standard, 5–26 (default 15).
+    /// Side of the square board: 5–26 for freestyle and standard (default
+    /// 15), 15 for renju, 3 for tic-tac-toe; for custom, the width and height
+    /// that `width` and `height` do not give.
     pub board_size: Option<u32>,
     /// Custom rules: board width, 3–26.
     pub width: Option<u32>,
