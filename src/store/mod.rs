@@ -73,7 +73,10 @@ impl Store {
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true)
             // Checkpoints run beside the writer (see `writer`), not in its commits.
-            .pragma("wal_autocheckpoint", "0");
+            .pragma("wal_autocheckpoint", "0")
+            // Statement journals (a statement's undo within a transaction of
+            // many) in memory, not in temporary files written per statement.
+            .pragma("temp_store", "memory");
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .min_connections(1)
