@@ -151,11 +151,59 @@ impl MatchReport {
     }
 }
 
-/// A running external engine.
+/// How long the arena waits after an engine's answer before its next
+/// command: some engines drop a command that arrives while they are still
+/// finishing their answer.
+const PAUSE_AFTER_ANSWER: Duration = Duration::from_millis(30);
+
+/// A running external engine, spoken to as Piskvork speaks to it.
 struct External {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The moves the engine holds, in the order they were played; `None`
+    /// when it must be told the whole position again.
+    known: Option<Vec<Point>>,
+    /// When the engine last answered.
+    answered: Option<Instant>,
+    /// The engine's time left for the match (`INFO time_left`).
+    time_left: Duration,
+}
+
+/// What to tell an engine that holds `known` so that it holds the
+/// position made by `moves` and is to move: `BEGIN` on an empty board,
+/// `TURN` with the opponent's move when that is the only move it has not
+/// seen, else `BOARD` with every stone in the order played (1 its own, 2
+/// the opponent's).
+fn turn_commands(known: Option<&[Point]>, position: &Position) -> Vec<String> {
+    let moves = position.moves();
+    match (moves.split_last(), known) {
+        (None, _) => vec!["BEGIN".into()],
+        (Some((last, before)), Some(known)) if before == known => {
+            vec![format!("TURN {},{}", last.x, last.y)]
+        }
+        _ => {
+            let me = position.to_move();
+            let board = position.board();
+            let mut commands = vec!["BOARD".to_string()];
+            commands.extend(moves.iter().map(|p| {
+                let who = if board.get(*p) == Some(me) { 1 } else { 2 };
+                format!("{},{},{who}", p.x, p.y)
+            }));
+            commands.push("DONE".into());
+            commands
+        }
+    }
+}
+
+fn parse_move(answer: &str) -> Result<Point, String> {
+    let (x, y) = answer
+        .split_once(',')
+        .ok_or(format!("not a move: {answer:?}"))?;
+    match (x.trim().parse::<u8>(), y.trim().parse::<u8>()) {
+        (Ok(x), Ok(y)) => Ok(Point::new(x, y)),
+        _ => Err(format!("not a move: {answer:?}")),
+    }
 }
 
 impl External {
@@ -178,10 +226,16 @@ impl External {
                 }
             }
         });
+        // The match time: enough for every move a side can make at the
+        // time per move, so the time per move is what binds.
+        let match_time = time * (variant.area() as u32 / 2 + 1);
         let mut engine = External {
             child,
             stdin,
             lines,
+            known: Some(Vec::new()),
+            answered: None,
+            time_left: match_time,
         };
         let size = if variant.width() == variant.height() {
             format!("START {}", variant.width())
@@ -189,15 +243,22 @@ impl External {
             format!("RECTSTART {},{}", variant.width(), variant.height())
         };
         engine.send(&size)?;
-        engine.answer(Duration::from_secs(10))?;
-        let rule = variant.gomocup_rule();
+        let ok = engine.answer(Duration::from_secs(10))?;
+        if !ok.eq_ignore_ascii_case("OK") {
+            return Err(format!("{size} was answered {ok:?}, not OK"));
+        }
         engine.send(&format!("INFO timeout_turn {}", time.as_millis()))?;
-        engine.send("INFO timeout_match 0")?;
-        engine.send(&format!("INFO rule {rule}"))?;
+        engine.send(&format!("INFO timeout_match {}", match_time.as_millis()))?;
+        engine.send("INFO max_memory 0")?;
+        engine.send("INFO game_type 1")?;
+        engine.send(&format!("INFO rule {}", variant.gomocup_rule()))?;
         Ok(engine)
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(answered) = self.answered.take() {
+            std::thread::sleep(PAUSE_AFTER_ANSWER.saturating_sub(answered.elapsed()));
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|e| format!("the engine stopped listening: {e}"))
@@ -216,12 +277,16 @@ impl External {
             if upper.starts_with("MESSAGE") || upper.starts_with("DEBUG") || upper.is_empty() {
                 continue;
             }
+            self.answered = Some(Instant::now());
             return Ok(line.trim().to_string());
         }
     }
 
     /// Asks SWAP2BOARD with `stones` (0, 3 or 5); the answer's words.
     fn swap2(&mut self, stones: &[Point], time: Duration) -> Result<Vec<String>, String> {
+        // After this the engine's board is its own business: the next
+        // turn tells it the whole position.
+        self.known = None;
         self.send("SWAP2BOARD")?;
         for p in stones {
             self.send(&format!("{},{}", p.x, p.y))?;
@@ -231,26 +296,26 @@ impl External {
         Ok(answer.split_whitespace().map(str::to_string).collect())
     }
 
-    fn choose(&mut self, position: &Position, time: Duration) -> Result<Point, String> {
-        // Describe the whole position each time: simple and always in sync.
-        self.send("BOARD")?;
-        let me = position.to_move();
-        for p in position.board().points() {
-            if let Some(c) = position.board().get(p) {
-                let who = if c == me { 1 } else { 2 };
-                self.send(&format!("{},{},{}", p.x, p.y, who))?;
-            }
+    /// The engine's move in `position`, and how long it thought (from its
+    /// last command to its answer).
+    fn choose(&mut self, position: &Position, time: Duration) -> Result<(Point, Duration), String> {
+        let commands = turn_commands(self.known.as_deref(), position);
+        self.known = None;
+        self.send(&format!("INFO time_left {}", self.time_left.as_millis()))?;
+        let (last, before) = commands.split_last().expect("a turn has a command");
+        for command in before {
+            self.send(command)?;
         }
-        self.send("DONE")?;
+        self.send(last)?;
+        let asked = Instant::now();
         let answer = self.answer(time + Duration::from_millis(500))?;
-        let (x, y) = answer
-            .split_once(',')
-            .ok_or(format!("not a move: {answer:?}"))?;
-        let (x, y) = (x.trim().parse::<u8>(), y.trim().parse::<u8>());
-        match (x, y) {
-            (Ok(x), Ok(y)) => Ok(Point::new(x, y)),
-            _ => Err(format!("not a move: {answer:?}")),
-        }
+        let thought = asked.elapsed();
+        self.time_left = self.time_left.saturating_sub(thought);
+        let point = parse_move(&answer)?;
+        let mut known = position.moves().to_vec();
+        known.push(point);
+        self.known = Some(known);
+        Ok((point, thought))
     }
 }
 
@@ -278,12 +343,19 @@ impl Player {
         })
     }
 
-    fn choose(&mut self, position: &Position, time: Duration, seed: u64) -> Result<Point, String> {
+    /// The player's move, and how long it took to choose it.
+    fn choose(
+        &mut self,
+        position: &Position,
+        time: Duration,
+        seed: u64,
+    ) -> Result<(Point, Duration), String> {
         match self {
             Player::Level(level) => {
                 let limits = Limits::timed(time, seed);
+                let started = Instant::now();
                 engine::think(position, *level, &limits)
-                    .map(|d| d.point)
+                    .map(|d| (d.point, started.elapsed()))
                     .ok_or_else(|| "no move".to_string())
             }
             Player::External(engine) => engine.choose(position, time),
@@ -367,7 +439,7 @@ fn play_opening(
         };
         let foul = |e: String| (turn.actor, e);
         if turn.phase == Phase::Move {
-            let p = player
+            let (p, _) = player
                 .choose(position, config.time_per_move, seed)
                 .map_err(foul)?;
             opening
@@ -477,22 +549,20 @@ fn play_game(
         let mover = position.to_move();
         let first_moves = (mover == Color::Black) == first_is_black;
         let player = if first_moves { &mut first } else { &mut second };
-        let started = Instant::now();
         let choice = player.choose(
             &position,
             config.time_per_move,
             seed ^ position.moves().len() as u64,
         );
-        let took = started.elapsed();
-        report.move_times.push(took);
-        let point = match choice {
-            Ok(p) => p,
+        let (point, took) = match choice {
+            Ok(chosen) => chosen,
             Err(e) => {
                 report.score = score_for(mover.opponent());
                 report.reason = format!("{mover} failed: {e}");
                 return report;
             }
         };
+        report.move_times.push(took);
         if took > config.time_per_move + tolerance {
             report.score = score_for(mover.opponent());
             report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());
@@ -566,5 +636,35 @@ pub fn run(
     });
     MatchReport {
         games: results.into_inner().unwrap_or_else(|e| e.into_inner()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(moves: &[(u8, u8)]) -> Position {
+        let mut position = Position::new(Variant::freestyle(15).unwrap());
+        for &(x, y) in moves {
+            position.play(Point::new(x, y)).unwrap();
+        }
+        position
+    }
+
+    #[test]
+    fn a_turn_is_begin_turn_or_the_board_in_the_order_played() {
+        let empty = position(&[]);
+        assert_eq!(turn_commands(Some(&[]), &empty), ["BEGIN"]);
+        // Played from the bottom right up: the board lists them so, not in
+        // board order, and marks white's (the engine's, to move) as 1.
+        let moves = [(9, 9), (3, 3), (7, 7)];
+        let played = position(&moves);
+        let told = [Point::new(9, 9), Point::new(3, 3)];
+        assert_eq!(turn_commands(Some(&told), &played), ["TURN 7,7"]);
+        let board = ["BOARD", "9,9,2", "3,3,1", "7,7,2", "DONE"];
+        assert_eq!(turn_commands(None, &played), board);
+        // An engine that holds another game is told the whole position.
+        assert_eq!(turn_commands(Some(&[Point::new(1, 1)]), &played), board);
+        assert_eq!(turn_commands(Some(&[]), &played), board);
     }
 }

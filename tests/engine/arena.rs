@@ -145,3 +145,90 @@ fn swap2_is_asked_of_an_external_engine_with_swap2board() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("swap2"));
 }
+
+/// Writes a scripted engine's transcript; the `cmd:` that runs it.
+fn scripted(dir: &std::path::Path, name: &str, transcript: &[String]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, transcript.join("\n") + "\n").unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/engine/scripted/engine.sh"
+    );
+    format!("cmd:bash {script} {}", path.display())
+}
+
+#[test]
+fn external_engines_are_spoken_to_as_piskvork_does() {
+    // Two scripted engines that fail the game on anything out of protocol
+    // or out of order, or on a command that comes hard on an answer. On a
+    // 5×5 board (no opening stones) black plays down the first column,
+    // white down the second, and black's fifth stone wins.
+    let dir = tempfile::tempdir().unwrap();
+    let start = [
+        "< START 5",
+        "> OK",
+        "< INFO timeout_turn 100",
+        "< INFO timeout_match *",
+        "< INFO max_memory 0",
+        "< INFO game_type 1",
+        "< INFO rule 0",
+    ]
+    .map(String::from);
+    let mut black: Vec<String> = start.to_vec();
+    let mut white: Vec<String> = start.to_vec();
+    for y in 0..5 {
+        black.push("< INFO time_left *".into());
+        black.push(if y == 0 {
+            "< BEGIN".into()
+        } else {
+            format!("< TURN 1,{}", y - 1)
+        });
+        black.push(format!("> 0,{y}"));
+        if y < 4 {
+            white.push("< INFO time_left *".into());
+            white.push(format!("< TURN 0,{y}"));
+            white.push(format!("> 1,{y}"));
+        }
+    }
+    let (_, games) = arena(&[
+        &scripted(dir.path(), "black.txt", &black),
+        &scripted(dir.path(), "white.txt", &white),
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--time-ms",
+        "100",
+    ]);
+    assert_eq!(games.len(), 1);
+    let game = &games[0];
+    assert_eq!(game["reason"], "black won (Row)", "{game}");
+    assert_eq!(game["score"], 1.0);
+    assert_eq!(game["moves"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn a_scripted_engine_fails_the_game_when_the_protocol_is_broken() {
+    // The same engine, told to expect what the arena does not send: the
+    // test above could not pass by accident.
+    let dir = tempfile::tempdir().unwrap();
+    let wrong: Vec<String> = ["< START 5", "> OK", "< INFO timeout_turn 999"]
+        .map(String::from)
+        .to_vec();
+    let (_, games) = arena(&[
+        &scripted(dir.path(), "wrong.txt", &wrong),
+        "beginner",
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--time-ms",
+        "50",
+    ]);
+    let reason = games[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("out of protocol") && reason.contains("INFO timeout_turn 50"),
+        "{reason}"
+    );
+    assert_eq!(games[0]["score"], 0.0);
+}
