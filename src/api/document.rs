@@ -6,7 +6,7 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{events, games, metrics, online, opening, pictures, players, records};
+use super::{analysis, events, games, metrics, online, opening, pictures, players, records};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -34,6 +34,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         games::redo,
         games::ai_move,
         games::hint,
+        analysis::analyse,
         games::resign,
         records::export_record,
         records::import,
@@ -63,6 +64,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
     tags(
         (name = "players", description = "Players, their tokens and scores"),
         (name = "games", description = "Games, moves and the computer"),
+        (name = "analysis", description = "The computer's view of any position, without a game"),
         (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in; pictures of the board"),
         (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
         (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
@@ -484,7 +486,10 @@ fn new_game_ranges(
         field.minimum = Some(min.into());
         field.maximum = Some(max.into());
     }
-    if let Some(RefOr::T(Schema::Object(game))) = schemas.get_mut("CreateGame") {
+    for name in ["CreateGame", "AnalysisRequest"] {
+        let Some(RefOr::T(Schema::Object(game))) = schemas.get_mut(name) else {
+            continue;
+        };
         let rules: Vec<&str> = RuleSet::ALL.iter().map(|r| r.as_str()).collect();
         let openings: Vec<&str> = OpeningRule::ALL.iter().map(|r| r.as_str()).collect();
         let side = u64::from(MAX_SIDE);
@@ -500,6 +505,28 @@ fn new_game_ranges(
         for name in ["board_size", "width", "height", "k"] {
             if let Some(f) = field(game, name) {
                 range(f, 3, side);
+            }
+        }
+    }
+    if let Some(RefOr::T(Schema::Object(analysis))) = schemas.get_mut("AnalysisRequest") {
+        // The position is given one way: its moves or its board.
+        analysis
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(
+                "oneOf".into(),
+                serde_json::json!([{"required": ["moves"]}, {"required": ["board"]}]),
+            );
+        let rows = serde_json::json!({"type": "string", "pattern": "^[.+\\-XxOo]{1,26}$"});
+        let names = serde_json::json!({"type": "string", "maxLength": 8});
+        for (name, items) in [("board", rows), ("moves", names)] {
+            if let Some(f) = analysis.properties.get_mut(name) {
+                let mut value = serde_json::to_value(&*f).expect("a schema serializes");
+                value["items"] = items;
+                value["type"] = "array".into();
+                if let Ok(schema) = serde_json::from_value(value) {
+                    *f = schema;
+                }
             }
         }
     }

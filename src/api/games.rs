@@ -97,12 +97,16 @@ pub(super) fn seat_spec(request: Option<SeatRequest>, default: SeatSpec) -> Resu
     }
 }
 
+/// The rules a create request asks for (freestyle 15×15 unless it says).
+pub(super) fn variant_of(body: &CreateGame) -> Result<Variant> {
+    let rules = rules_named(body.rules.as_deref())?.unwrap_or(RuleSet::Freestyle);
+    let spec = variant_spec(body)?;
+    Variant::from_spec(rules, &spec).map_err(|e| ApiError::validation(e.to_string()))
+}
+
 /// The rules and seats a create request asks for.
 fn game_spec(body: CreateGame) -> Result<GameSpec> {
-    let rules = rules_named(body.rules.as_deref())?.unwrap_or(RuleSet::Freestyle);
-    let spec = variant_spec(&body)?;
-    let variant =
-        Variant::from_spec(rules, &spec).map_err(|e| ApiError::validation(e.to_string()))?;
+    let variant = variant_of(&body)?;
     let clock = body.clock.as_ref().map(clock_spec).transpose()?;
     let opening = body
         .opening
@@ -145,7 +149,7 @@ pub(super) fn parse_level(name: &str) -> Result<Level> {
         .map_err(|e: crate::engine::UnknownLevel| ApiError::validation(e.to_string()))
 }
 
-fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
+pub(super) fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
     match ms {
         Some(0) => Err(ApiError::validation("time_ms must be at least 1")),
         Some(ms) if ms > MAX_TIME_MS => Err(ApiError::validation(format!(
@@ -594,7 +598,7 @@ pub async fn hint(
             .map(|c| CandidateView::new(c, height))
             .collect(),
         forced_win_in: thought.decision.forced_win_in,
-        computer: ComputerInfo::from(&thought),
+        computer: ComputerInfo::new(&thought, height),
     };
     Ok(with_etag(HttpResponse::Ok(), game.version, body))
 }

@@ -46,6 +46,7 @@ macro_rules! game_action {
     };
 }
 
+mod analysis;
 mod auth;
 mod client;
 mod document;
@@ -164,6 +165,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(games::redo)
     .service(games::ai_move)
     .service(games::hint)
+    .service(analysis::analyse)
     .service(games::resign)
     .service(records::export_record)
     .service(pictures::board_svg)

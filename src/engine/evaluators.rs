@@ -39,13 +39,7 @@ fn decide(mut scored: Vec<Candidate>) -> Option<Decision> {
     scored.sort_by_key(|c| std::cmp::Reverse(c.score));
     let nodes = scored.len() as u64;
     scored.truncate(REPORTED);
-    Some(Decision {
-        point: scored.first()?.point,
-        candidates: scored,
-        depth: 1,
-        nodes,
-        forced_win_in: None,
-    })
+    Decision::from_candidates(scored, 1, nodes)
 }
 
 /// Where the game is measured in k rather than five, a run of `n` counts like

@@ -128,6 +128,40 @@ pub struct Decision {
     pub nodes: u64,
     /// Plies to a forced win found for the side to move, if any.
     pub forced_win_in: Option<u32>,
+    /// Plies to a forced loss of the side to move against best play, if
+    /// the search proved one (it then plays the move that loses slowest).
+    pub forced_loss_in: Option<u32>,
+    /// The line the computer expects: its move, the best reply, and so on
+    /// (as far as the search saw; only the move for the one-move levels).
+    pub pv: Vec<Point>,
+}
+
+impl Decision {
+    /// A decision with nothing to tell beyond its candidates, best first.
+    pub(crate) fn from_candidates(
+        candidates: Vec<Candidate>,
+        depth: u32,
+        nodes: u64,
+    ) -> Option<Decision> {
+        let point = candidates.first()?.point;
+        Some(Decision {
+            point,
+            candidates,
+            depth,
+            nodes,
+            forced_win_in: None,
+            forced_loss_in: None,
+            pv: vec![point],
+        })
+    }
+
+    /// The chosen move's score (higher is better for the side to move).
+    pub fn score(&self) -> i64 {
+        self.candidates
+            .iter()
+            .find(|c| c.point == self.point)
+            .map_or(0, |c| c.score)
+    }
 }
 
 /// The move `level` chooses for the side to move, or `None` when the game is

@@ -10,7 +10,7 @@ use super::patterns::Pattern;
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
 use crate::rules::board::{DIRECTIONS, PADDED};
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Point, Position};
 
 const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses in a known number of plies.
@@ -493,16 +493,18 @@ impl Searcher {
             return 0;
         }
         let scan = self.scan();
+        // Wins and losses score WIN less the plies from the root to the
+        // five, counting the root's move as the first (as VCF counts).
         if scan.my_five.is_some() {
-            return WIN - ply as i32;
+            return WIN - ply as i32 - 1;
         }
         match scan.their_fives.len() {
             0 => {}
             1 if self.board.legal(scan.their_fives[0], self.me()) => {}
-            _ => return -(WIN - ply as i32 - 1),
+            _ => return -(WIN - ply as i32 - 2),
         }
         if scan.their_fives.is_empty() && scan.my_winning_four.is_some() {
-            return WIN - ply as i32 - 2;
+            return WIN - ply as i32 - 3;
         }
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             // Before trusting the static value, look for a win by continuous
@@ -597,6 +599,8 @@ impl Searcher {
                     depth,
                     nodes,
                     forced_win_in: win,
+                    forced_loss_in: None,
+                    pv: vec![SearchBoard::point(point)],
                 })
             };
         let listed = |moves: &[(usize, i32)]| -> Vec<Candidate> {
@@ -635,13 +639,15 @@ impl Searcher {
         }
         if scan.their_fives.is_empty() {
             if let Some((first, plies)) = self.vcf(self.config.vcf_depth) {
+                let line = self.vcf_line(first, plies);
                 return decide(
                     first,
                     listed(&[(first, WIN - plies as i32)]),
                     plies,
                     self.nodes,
                     Some(plies),
-                );
+                )
+                .map(|d| Decision { pv: line, ..d });
             }
             if self.config.vct_depth > 0
                 && let Some(i) = self.vct(self.config.vct_depth)
@@ -741,6 +747,8 @@ impl Searcher {
             }
         }
         let nodes = self.nodes;
+        let lost = (best[0].1 < -WIN_THRESHOLD).then(|| (WIN + best[0].1) as u32);
+        let pv = self.table_line(best[0].0, (depth_reached as usize).max(1));
         decide(
             best[0].0,
             listed(&best),
@@ -748,5 +756,76 @@ impl Searcher {
             nodes,
             forced,
         )
+        .map(|d| Decision {
+            forced_loss_in: lost,
+            pv,
+            ..d
+        })
+    }
+
+    /// The principal variation from `first`: the best moves the
+    /// transposition table holds, as far as `length` plies (or the five).
+    fn table_line(&mut self, first: usize, length: usize) -> Vec<Point> {
+        let mut line = vec![first];
+        let mut made = 0;
+        let mut i = first;
+        while line.len() <= length {
+            if fives_and_fours(&self.board, self.me(), i).0 > 0 {
+                break;
+            }
+            self.board.make(i);
+            made += 1;
+            let Some(entry) = self.probe() else { break };
+            i = usize::from(entry.best);
+            if line.len() == length
+                || !self.board.points_contains(i)
+                || !self.board.is_empty(i)
+                || !self.board.legal(i, self.me())
+            {
+                break;
+            }
+            line.push(i);
+        }
+        for _ in 0..made {
+            self.board.unmake();
+        }
+        line.into_iter().map(SearchBoard::point).collect()
+    }
+
+    /// The line of a win by continuous fours found from here, starting
+    /// with `first`: each four and the block it forces, to the five (or
+    /// to the four the defender cannot stop).
+    fn vcf_line(&mut self, first: usize, plies: u32) -> Vec<Point> {
+        let attacker = self.me();
+        let mut line = Vec::new();
+        let mut made = 0;
+        let mut next = Some((first, plies));
+        while let Some((i, plies)) = next.take() {
+            line.push(i);
+            if plies <= 1 {
+                break;
+            }
+            self.board.make(i);
+            made += 1;
+            let blocks = self.five_points_through(i, attacker);
+            let block = match blocks[..] {
+                [block] if self.board.legal(block, attacker.opponent()) => block,
+                // An open four: whichever end is blocked, the other makes five.
+                [first_end, other_end, ..] if self.board.legal(first_end, attacker.opponent()) => {
+                    line.push(first_end);
+                    line.push(other_end);
+                    break;
+                }
+                _ => break,
+            };
+            line.push(block);
+            self.board.make(block);
+            made += 1;
+            next = self.vcf(self.config.vcf_depth);
+        }
+        for _ in 0..made {
+            self.board.unmake();
+        }
+        line.into_iter().map(SearchBoard::point).collect()
     }
 }

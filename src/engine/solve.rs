@@ -65,6 +65,56 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// The line from `first` on, each side playing its best (soonest win,
+    /// latest loss), to the end of the game.
+    fn line(&mut self, first: usize) -> Vec<usize> {
+        let mut line = Vec::new();
+        let mut made = 0;
+        let mut next = Some(first);
+        while let Some(i) = next {
+            line.push(i);
+            if makes_row(&self.board, self.board.to_move, i) {
+                break;
+            }
+            self.board.make(i);
+            made += 1;
+            next = self.best_move();
+        }
+        for _ in 0..made {
+            self.board.unmake();
+        }
+        line
+    }
+
+    /// The side to move's best move by value, if it has one.
+    fn best_move(&mut self) -> Option<usize> {
+        let me = self.board.to_move;
+        let moves: Vec<usize> = self
+            .board
+            .points
+            .iter()
+            .copied()
+            .filter(|&i| self.board.is_empty(i) && self.board.legal(i, me))
+            .collect();
+        let mut best: Option<(usize, i32)> = None;
+        for i in moves {
+            let value = if makes_row(&self.board, me, i) {
+                1000
+            } else {
+                self.board.make(i);
+                let v = -self.value();
+                self.board.unmake();
+                v
+            };
+            if best.is_none_or(|(_, b)| value > b) {
+                best = Some((i, value));
+            }
+        }
+        best.filter(|_| !self.stopped).map(|(i, _)| i)
+    }
+}
+
 /// The best move by exhaustive search, with every move's exact value;
 /// `None` when the search cannot finish within `limits`.
 pub fn solve(position: &Position, limits: &Limits) -> Option<Decision> {
@@ -121,5 +171,11 @@ pub fn solve(position: &Position, limits: &Limits) -> Option<Decision> {
                 (empties as i32 - (value - 100) + 1) as u32
             }
         }),
+        forced_loss_in: (value < 0).then(|| (empties as i32 - (-value - 100) + 1) as u32),
+        pv: solver
+            .line(best)
+            .into_iter()
+            .map(SearchBoard::point)
+            .collect(),
     })
 }

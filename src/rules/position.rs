@@ -211,6 +211,15 @@ impl Position {
         Ok(self.outcome.clone())
     }
 
+    /// A winning row already on the board (a position set up from a board
+    /// may hold one): its colour and points.
+    pub fn row_on_board(&self) -> Option<(Color, Vec<Point>)> {
+        self.board.points().find_map(|p| {
+            let color = self.board.get(p)?;
+            self.winning_line(p, color).map(|line| (color, line))
+        })
+    }
+
     /// The k points of the winning row `color`'s stone on `p` made, if any.
     fn winning_line(&self, p: Point, color: Color) -> Option<Vec<Point>> {
         let k = self.variant.k() as usize;

@@ -2,6 +2,7 @@
 //! the rules whether the action is legal and the engine for moves (on the
 //! blocking pool), and writes the result in one transaction.
 
+mod analysis;
 mod cache;
 mod computer;
 mod cursor;
@@ -20,6 +21,7 @@ mod players;
 mod records;
 mod replies;
 
+pub use analysis::PositionInput;
 pub use computer::{Computer, ComputerConfig, ThinkingBudget, Thought, paid_by};
 pub use error::{Result, ServiceError};
 pub use events::{Events, GameEvent, Subscription};

@@ -141,6 +141,8 @@ impl Service {
                         depth: 0,
                         nodes: 0,
                         forced_win_in: None,
+                        forced_loss_in: None,
+                        pv: Vec::new(),
                     },
                     elapsed: Duration::from_millis(record.thinking_ms.max(0) as u64),
                 };

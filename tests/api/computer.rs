@@ -52,6 +52,27 @@ async fn a_hint_reports_a_forced_win_when_there_is_one() {
         ["g8", "k8"].contains(&hint["candidates"][0]["name"].as_str().unwrap()),
         "{hint}"
     );
+    // The line it expects: the open four, one end blocked, five at the other.
+    let computer = &hint["computer"];
+    assert_eq!(computer["forced_win_in"], 3, "{hint}");
+    assert_eq!(computer["forced_loss_in"], Value::Null, "{hint}");
+    assert!(computer["score"].as_i64().unwrap() > 900_000, "{hint}");
+    let pv: Vec<&str> = computer["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pv.len(), 3, "{hint}");
+    assert_eq!(pv[0], hint["candidates"][0]["name"].as_str().unwrap());
+    let mut ends = [pv[1], pv[2]];
+    ends.sort();
+    let expected = if pv[0] == "g8" {
+        ["f8", "k8"]
+    } else {
+        ["g8", "l8"]
+    };
+    assert_eq!(ends, expected, "{hint}");
 }
 
 #[tokio::test]

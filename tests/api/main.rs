@@ -1,5 +1,6 @@
 //! The real server on a random port with its own SQLite file, over HTTP.
 
+mod analysis;
 mod auth;
 mod browser;
 mod client;

@@ -9,6 +9,8 @@ struct Brain {
     child: std::process::Child,
     input: std::process::ChildStdin,
     output: BufReader<std::process::ChildStdout>,
+    /// The MESSAGE lines it sent, as a manager shows them.
+    messages: Vec<String>,
 }
 
 impl Brain {
@@ -25,6 +27,7 @@ impl Brain {
             child,
             input,
             output,
+            messages: Vec::new(),
         }
     }
 
@@ -33,10 +36,16 @@ impl Brain {
         self.input.flush().unwrap();
     }
 
+    /// The next line that is not a MESSAGE (those are kept).
     fn answer(&mut self) -> String {
-        let mut line = String::new();
-        self.output.read_line(&mut line).unwrap();
-        line.trim().to_string()
+        loop {
+            let mut line = String::new();
+            self.output.read_line(&mut line).unwrap();
+            match line.trim().strip_prefix("MESSAGE ") {
+                Some(message) => self.messages.push(message.to_string()),
+                None => return line.trim().to_string(),
+            }
+        }
     }
 
     fn ask(&mut self, line: &str) -> String {
@@ -102,6 +111,19 @@ fn the_brain_plays_a_whole_game_over_the_gomocup_protocol() {
         game.outcome().and_then(|o| o.winner()),
         Some(gobang::rules::Color::Black)
     );
+    // Before each move, its thinking in one MESSAGE line, as managers show
+    // it; the last one saw the win and the five that ends its line.
+    assert!(brain.messages.len() > turns, "{:?}", brain.messages);
+    for message in &brain.messages {
+        assert!(
+            message.starts_with("depth ")
+                && message.contains(" | eval ")
+                && message.contains(" | pv "),
+            "{message}"
+        );
+    }
+    let last = brain.messages.last().unwrap();
+    assert!(last.contains("eval +W1"), "{last}");
 
     // A fresh game given as a BOARD: the brain must complete its four.
     assert_eq!(brain.ask("RESTART"), "OK");

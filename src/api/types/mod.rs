@@ -8,11 +8,13 @@ use crate::rules::Point;
 
 use super::opening::OpeningView;
 
+mod analysis;
 mod game_view;
 mod moves;
 mod players;
 mod requests;
 
+pub use analysis::*;
 pub use game_view::*;
 pub use moves::*;
 pub use players::*;

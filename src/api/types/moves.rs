@@ -8,7 +8,7 @@ use super::{GameView, PointView};
 use crate::engine::Candidate;
 use crate::service::{MoveRecord, Thought};
 
-/// What the computer spent on a move.
+/// What the computer spent on a move, and what it saw.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ComputerInfo {
     pub level: String,
@@ -16,15 +16,31 @@ pub struct ComputerInfo {
     /// Search depth reached, in plies.
     pub depth: u32,
     pub nodes: u64,
+    /// The evaluation of its move for the side that plays it: higher is
+    /// better; in the millions, a win found.
+    pub score: i64,
+    /// Plies to a forced win for the side that plays it, when one was found.
+    pub forced_win_in: Option<u32>,
+    /// Plies to a forced loss for the side that plays it, when the search
+    /// proved one (it then plays the move that holds out longest).
+    pub forced_loss_in: Option<u32>,
+    /// The line the computer expects, starting with its move: the best
+    /// reply, its answer, and so on, as far as its search saw.
+    pub pv: Vec<PointView>,
 }
 
-impl From<&Thought> for ComputerInfo {
-    fn from(t: &Thought) -> Self {
+impl ComputerInfo {
+    pub fn new(t: &Thought, height: u8) -> Self {
+        let d = &t.decision;
         ComputerInfo {
             level: t.level.to_string(),
             time_ms: t.elapsed.as_millis() as u64,
-            depth: t.decision.depth,
-            nodes: t.decision.nodes,
+            depth: d.depth,
+            nodes: d.nodes,
+            score: d.score(),
+            forced_win_in: d.forced_win_in,
+            forced_loss_in: d.forced_loss_in,
+            pv: d.pv.iter().map(|&p| PointView::new(p, height)).collect(),
         }
     }
 }
@@ -53,7 +69,7 @@ impl MoveView {
             point: PointView::new(record.point, height),
             played_at: record.played_at,
             thinking_ms: record.thinking_ms,
-            computer: thought.map(ComputerInfo::from),
+            computer: thought.map(|t| ComputerInfo::new(t, height)),
         }
     }
 }
@@ -63,7 +79,8 @@ impl MoveView {
 #[schema(example = json!({"moves": [
     {"ply": 1, "color": "black", "point": {"x": 7, "y": 7, "name": "h8"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 5012},
     {"ply": 2, "color": "white", "point": {"x": 7, "y": 6, "name": "h9"}, "played_at": "2026-11-22T10:00:05Z", "thinking_ms": 3,
-     "computer": {"level": "intermediate", "time_ms": 3, "depth": 1, "nodes": 41}}],
+     "computer": {"level": "intermediate", "time_ms": 3, "depth": 1, "nodes": 41, "score": 230,
+       "forced_win_in": null, "forced_loss_in": null, "pv": [{"x": 7, "y": 6, "name": "h9"}]}}],
     "game": {"id": "g_2h7k9m3p5r8t1v4x", "rules": "freestyle", "width": 15, "height": 15, "k": 5, "overline_wins": true,
              "forbidden_policy": null, "seats": {"black": {"kind": "human", "player_id": "p_8fk2m9x1c4v7b3n6", "name": "Ada", "level": null},
              "white": {"kind": "computer", "player_id": "ai-intermediate", "name": "Computer (intermediate)", "level": "intermediate"}},
@@ -148,7 +165,9 @@ impl CandidateView {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"game_id": "g_2h7k9m3p5r8t1v4x", "version": 7, "to_move": "black",
     "candidates": [{"x": 6, "y": 7, "name": "g8", "score": 999997}, {"x": 10, "y": 7, "name": "k8", "score": 999997}],
-    "forced_win_in": 3, "computer": {"level": "expert", "time_ms": 2, "depth": 3, "nodes": 57}}))]
+    "forced_win_in": 3, "computer": {"level": "expert", "time_ms": 2, "depth": 3, "nodes": 57, "score": 999997,
+    "forced_win_in": 3, "forced_loss_in": null,
+    "pv": [{"x": 6, "y": 7, "name": "g8"}, {"x": 10, "y": 7, "name": "k8"}, {"x": 5, "y": 7, "name": "f8"}]}}))]
 pub struct Hint {
     pub game_id: String,
     pub version: i64,
