@@ -22,6 +22,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
     paths(
         players::create_player,
         players::me,
+        players::rename,
         players::get_player,
         players::leaderboard,
         games::create_game,

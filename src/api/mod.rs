@@ -157,6 +157,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(events::websocket)
     .service(players::create_player)
     .service(players::me)
+    .service(players::rename)
     .service(players::get_player)
     .service(players::leaderboard)
     .service(games::list_games)

@@ -1,4 +1,4 @@
-//! Player endpoints: create, read, leaderboard.
+//! Player endpoints: create, read, rename, leaderboard.
 
 use actix_web::{HttpResponse, get, post, web};
 
@@ -58,6 +58,31 @@ pub async fn create_player(
 pub async fn me(service: web::Data<Service>, caller: Caller) -> Result<web::Json<PlayerView>> {
     // The caller as authenticated may be a minute old: the counts are read now.
     Ok(web::Json(service.player(&caller.0.id).await?.into()))
+}
+
+/// Rename yourself. Trimmed, 1–40 characters; names need not be unique
+/// (the id is the identity, and every listing shows both). A POST, as
+/// every client can send one.
+#[utoipa::path(
+    tag = "players",
+    request_body = CreatePlayer,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "You, renamed", body = PlayerView),
+        (status = 401, description = "UNAUTHORIZED: no token, or one that fits no player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "VALIDATION: an empty or too long name, or control characters in it", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players/me/name")]
+pub async fn rename(
+    service: web::Data<Service>,
+    caller: Caller,
+    body: web::Json<CreatePlayer>,
+) -> Result<web::Json<PlayerView>> {
+    let name = PlayerName::parse(&body.name)?;
+    Ok(web::Json(
+        service.rename_player(&caller.0, &name).await?.into(),
+    ))
 }
 
 /// A player and their cumulative score.

@@ -3,7 +3,9 @@
 //!
 //! Both are safe to be out of date. A token always belongs to the same
 //! player, and what is cached of a player is who they are (their counts
-//! are read afresh where shown). A cached game is only the starting point
+//! are read afresh where shown); a rename forgets what this instance kept
+//! of the player (another instance shows the old name for at most a
+//! minute). A cached game is only the starting point
 //! of an action: the write still checks the stored version, and an action
 //! that fails or finds nothing to do on a cached game is tried again on
 //! the stored one before anybody is told (so another instance's writes are
@@ -61,6 +63,37 @@ impl Caches {
             .lock()
             .expect("the token cache is never poisoned");
         tokens.put(token_hash, (player.clone(), Instant::now()));
+    }
+
+    /// Forgets what is kept of player `id` (after a rename): their tokens'
+    /// entries and the games they sit in. Rare, so a walk over both.
+    pub(super) fn forget_player(&self, id: &str) {
+        let mut tokens = self
+            .tokens
+            .lock()
+            .expect("the token cache is never poisoned");
+        let stale: Vec<String> = tokens
+            .iter()
+            .filter(|(_, (player, _))| player.id == id)
+            .map(|(hash, _)| hash.clone())
+            .collect();
+        for hash in stale {
+            tokens.pop(&hash);
+        }
+        drop(tokens);
+        let mut games = self.games.lock().expect("the game cache is never poisoned");
+        let stale: Vec<String> = games
+            .iter()
+            .filter(|(_, game)| {
+                [&game.black, &game.white]
+                    .iter()
+                    .any(|seat| seat.player_id() == Some(id))
+            })
+            .map(|(game_id, _)| game_id.clone())
+            .collect();
+        for game_id in stale {
+            games.pop(&game_id);
+        }
     }
 
     pub(super) fn game(&self, id: &str) -> Option<Game> {

@@ -93,6 +93,33 @@ impl Service {
             })
     }
 
+    /// Gives `player` a new name (names need not be unique: the id is the
+    /// identity); the player as now stored.
+    pub async fn rename_player(&self, player: &PlayerRow, name: &PlayerName) -> Result<PlayerRow> {
+        if player.kind != "human" {
+            return Err(ServiceError::Validation(
+                "only a person's name can be changed".into(),
+            ));
+        }
+        let (id, new_name) = (player.id.clone(), name.as_str().to_string());
+        let renamed = self
+            .store
+            .write(move |tx| {
+                Box::pin(async move {
+                    if !store::rename_player(tx, &id, &new_name).await? {
+                        return Ok(None);
+                    }
+                    Ok::<_, ServiceError>(store::player_by_id(tx, &id).await?)
+                })
+            })
+            .await?;
+        self.caches.forget_player(&player.id);
+        renamed.ok_or_else(|| ServiceError::NotFound {
+            what: "player",
+            id: player.id.clone(),
+        })
+    }
+
     /// The player a bearer token belongs to.
     /// Who they are, that is: their counts may be a minute old (read them
     /// with [`Service::player`]).

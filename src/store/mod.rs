@@ -28,7 +28,7 @@ pub use games::{
 };
 pub use players::{
     NewPlayer, PlayerRow, ScoreChange, apply_score, ensure_computer, insert_player, leaderboard,
-    player_by_id, player_by_token_hash,
+    player_by_id, player_by_token_hash, rename_player,
 };
 
 /// A store failure: the database could not be reached or refused a statement.

@@ -113,6 +113,16 @@ pub async fn player_by_id(conn: &mut Conn, id: &str) -> Result<Option<PlayerRow>
     row.as_ref().map(player).transpose()
 }
 
+/// Gives the human player `id` a new name; whether there is such a player.
+pub async fn rename_player(conn: &mut Conn, id: &str, name: &str) -> Result<bool> {
+    let done = sqlx::query("UPDATE players SET name = $2 WHERE id = $1 AND kind = 'human'")
+        .bind(id)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 pub async fn player_by_token_hash(conn: &mut Conn, token_hash: &str) -> Result<Option<PlayerRow>> {
     let row = sqlx::query(select_players!("WHERE token_hash = $1"))
         .bind(token_hash)

@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{assert_problem, spawn_app};
 
 #[tokio::test]
 async fn a_new_player_gets_an_id_and_a_token_shown_once() {
@@ -102,4 +102,86 @@ async fn the_leaderboard_orders_players_by_score_and_pages_with_a_cursor() {
             (players[3].clone(), -3)
         ]
     );
+}
+
+#[tokio::test]
+async fn a_player_renames_themselves_and_every_view_shows_the_new_name() {
+    let app = spawn_app().await;
+    let (id, token) = app.player("Guest 7f3k").await;
+    // A game being played (so the server holds it in memory too).
+    let created = app.create_game(Some(&token), json!({})).await;
+    let game = created["game"]["id"].as_str().unwrap().to_string();
+    app.play_ok(&game, &token, "h8").await;
+    let renamed = app
+        .post(
+            "/v1/players/me/name",
+            Some(&token),
+            Some(json!({"name": "  Ada Lovelace  "})),
+        )
+        .await;
+    assert_eq!(renamed.status(), StatusCode::OK);
+    let renamed: Value = renamed.json().await.unwrap();
+    assert_eq!(renamed["name"], "Ada Lovelace");
+    assert_eq!(renamed["id"], id.as_str());
+    let read: Value = app
+        .get(&format!("/v1/players/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(read["name"], "Ada Lovelace");
+    let seen = app.game(&game).await;
+    assert_eq!(seen["seats"]["black"]["name"], "Ada Lovelace", "{seen}");
+    // The next move's answer, from the game as held, has it too.
+    let played = app.play_ok(&game, &token, "a1").await;
+    assert_eq!(played["game"]["seats"]["black"]["name"], "Ada Lovelace");
+    // Names need not be unique: another player may take the same one.
+    let (_, other) = app.player("Bob").await;
+    let same = app
+        .post(
+            "/v1/players/me/name",
+            Some(&other),
+            Some(json!({"name": "Ada Lovelace"})),
+        )
+        .await;
+    assert_eq!(same.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_bad_name_or_no_token_is_refused_and_nothing_changes() {
+    let app = spawn_app().await;
+    let (id, token) = app.player("Ada").await;
+    for (name, says) in [
+        (json!("   "), "empty"),
+        (json!("x".repeat(41)), "40"),
+        (json!("tab\there"), "control"),
+    ] {
+        let refused = app
+            .post(
+                "/v1/players/me/name",
+                Some(&token),
+                Some(json!({"name": name})),
+            )
+            .await;
+        let problem = assert_problem(refused, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{problem}"
+        );
+    }
+    let anonymous = app
+        .post(
+            "/v1/players/me/name",
+            None,
+            Some(json!({"name": "Mallory"})),
+        )
+        .await;
+    assert_problem(anonymous, StatusCode::UNAUTHORIZED, "UNAUTHORIZED").await;
+    let read: Value = app
+        .get(&format!("/v1/players/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(read["name"], "Ada");
 }
