@@ -180,6 +180,9 @@ impl Application {
                 .configure(api::configure)
         })
         .shutdown_timeout(10)
+        // SIGTERM and Ctrl-C are handled in `run_until_stopped`: followers
+        // are let go first, so that the graceful stop is not held up.
+        .disable_signals()
         .keep_alive(Duration::from_secs(30));
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
@@ -206,9 +209,43 @@ impl Application {
     /// Serves until stopped (Ctrl-C, SIGTERM or the handle), then closes the
     /// database after the last committed write.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        let service = self.service.clone();
+        let stopper = tokio::spawn(async move {
+            stop_signal().await;
+            tracing::info!(
+                "stopping: no new connections; event streams told to reconnect; finishing requests under way"
+            );
+            service.events().close_all();
+            handle.stop(true).await;
+        });
         let result = self.server.await;
+        stopper.abort();
         self.clock_watcher.abort();
         self.service.store().close().await;
         result
+    }
+}
+
+/// Ctrl-C, or SIGTERM (what a process manager or a rolling deploy sends).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }

@@ -96,6 +96,9 @@ impl Follower {
     }
 }
 
+/// The last frame of an event stream when the server stops.
+const RECONNECT: &[u8] = b": the server is stopping; reconnect\nretry: 1000\n\n";
+
 fn sse_frame(event: &GameEvent) -> Bytes {
     Bytes::from(format!(
         "id: {}\nevent: state\ndata: {}\n\n",
@@ -133,13 +136,19 @@ pub async fn events(
     let permit = open_stream(&req)?;
     let mut follower = Follower::open(&service, &id, last_seen).await?;
     follower._counted = Some((service.metrics().follower("sse"), permit));
-    let body = stream::unfold(follower, |mut follower| async move {
+    let body = stream::unfold(Some(follower), |follower| async move {
+        let mut follower = follower?;
         let bytes = match tokio::time::timeout(KEEP_ALIVE, follower.next()).await {
             Err(_) => Bytes::from_static(b": keep-alive\n\n"),
             Ok(Some(event)) => sse_frame(&event),
+            // The server is stopping: reconnect in a second (to another
+            // instance, or to this one restarted), with Last-Event-ID.
+            Ok(None) if follower.service.events().is_closed() => {
+                return Some((Ok(Bytes::from_static(RECONNECT)), None));
+            }
             Ok(None) => return None,
         };
-        Some((Ok::<_, actix_web::Error>(bytes), follower))
+        Some((Ok::<_, actix_web::Error>(bytes), Some(follower)))
     });
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/event-stream"))
@@ -198,7 +207,17 @@ pub async fn websocket(
                 return;
             }
         }
-        let _ = sender.close(None).await;
+        // 1001 Going Away when the server stops: the client reconnects
+        // with `?after=` its last version.
+        let reason = follower
+            .service
+            .events()
+            .is_closed()
+            .then(|| actix_ws::CloseReason {
+                code: actix_ws::CloseCode::Away,
+                description: Some("the server is stopping; reconnect".into()),
+            });
+        let _ = sender.close(reason).await;
     });
     let mut session = session;
     actix_web::rt::spawn(async move {

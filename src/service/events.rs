@@ -59,6 +59,9 @@ const KEEP_UNFOLLOWED: Duration = Duration::from_secs(300);
 #[derive(Clone, Default)]
 pub struct Events {
     channels: Arc<Mutex<HashMap<String, Channel>>>,
+    /// Set once the server is stopping: every follower is let go, and a
+    /// new one at once.
+    closed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for Events {
@@ -78,6 +81,13 @@ impl Events {
     /// Follows `game_id`; `after` is the last version the follower saw.
     pub fn subscribe(&self, game_id: &str, after: Option<i64>) -> Subscription {
         let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        if self.is_closed() {
+            // A receiver whose sender is gone: the follower ends at once.
+            return Subscription {
+                missed: Vec::new(),
+                receiver: broadcast::channel(1).1,
+            };
+        }
         let channel = channels
             .entry(game_id.to_string())
             .or_insert_with(|| Channel {
@@ -99,6 +109,21 @@ impl Events {
             missed,
             receiver: channel.sender.subscribe(),
         }
+    }
+
+    /// Lets every follower go (the server is stopping): event streams and
+    /// WebSockets end, telling their clients to reconnect, and long polls
+    /// answer with the state as it is.
+    pub fn close_all(&self) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        // Dropping the senders closes every receiver.
+        channels.clear();
+    }
+
+    /// Whether [`close_all`](Self::close_all) was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Publishes a committed state to the game's followers.

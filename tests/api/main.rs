@@ -20,4 +20,5 @@ mod pictures;
 mod players;
 mod records;
 mod restart;
+mod shutdown;
 mod undo_redo;
