@@ -92,7 +92,7 @@ fn disposition(name: &str) -> String {
             (String = "application/x-go-sgf"),
             (String = "application/x-piskvork-psq"),
             (String = "text/plain"),
-            (String = "application/json"),
+            (RecordJson = "application/json"),
         )),
         (status = 304, description = "Not modified (If-None-Match)"),
         (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
@@ -152,6 +152,51 @@ pub struct ImportQuery {
     pub black: Option<String>,
     /// `me` (default) or a computer level.
     pub white: Option<String>,
+}
+
+/// gobang's own record as JSON (`format=json`), as `records::json` writes
+/// it and `POST /v1/games/import` reads it: described here for the
+/// document.
+#[derive(ToSchema)]
+#[schema(example = json!({"format": "gobang", "rules": "renju opening=rif", "width": 15, "height": 15,
+    "black": "Ada", "white": "Computer (expert)",
+    "moves": [{"at": "h8", "thinking_ms": 5012}, {"at": "i9", "thinking_ms": 180}, "j10"],
+    "result": {"winner": "black", "reason": "five"}}))]
+#[allow(dead_code)]
+struct RecordJson {
+    /// Always `gobang`.
+    format: Option<String>,
+    /// The rules: `freestyle`, `renju opening=rif`, …
+    rules: Option<String>,
+    width: Option<u8>,
+    height: Option<u8>,
+    black: Option<String>,
+    white: Option<String>,
+    moves: Vec<RecordJsonMove>,
+    result: Option<RecordJsonResult>,
+}
+
+/// A move: its point's name, or the name and the thinking time.
+#[derive(ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum RecordJsonMove {
+    Name(String),
+    Full {
+        at: String,
+        thinking_ms: Option<i64>,
+    },
+}
+
+/// How the game ended.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct RecordJsonResult {
+    /// `black`, `white`, or null for a draw.
+    winner: Option<String>,
+    /// `five`, `forbidden`, `resign`, `timeout`, `abandoned`, `draw_agreed`
+    /// or `board_full`.
+    reason: String,
 }
 
 /// A record inside a JSON request, with the usual creation fields.
