@@ -440,6 +440,13 @@ class GameScreen {
         buttons.push(h('button', { id: 'undo', disabled: busy || !g.can_undo, onclick: () => this.simple('undo') }, t('action.undo')));
         buttons.push(h('button', { id: 'redo', disabled: busy || !g.can_redo, onclick: () => this.simple('redo') }, t('action.redo')));
       }
+      // The computer's turn with no reply on the way (it was refused, say
+      // for its share of thinking time): ask for it again.
+      const computer = this.computerSide();
+      if (!online && computer && (g.opening?.to_act || g.to_move) === computer && !mine.includes(computer)) {
+        buttons.push(h('button', { class: 'primary', id: 'ai-move', disabled: busy, onclick: () => this.run('computer', () => api.aiMove(this.id)) },
+          t('action.aiMove')));
+      }
       if (!online) {
         buttons.push(h('button', { id: 'hint', disabled: busy || !this.myTurn(), onclick: () => this.hint() }, t('action.hint')));
         buttons.push(h('select', {

@@ -6,7 +6,7 @@ mod driver;
 use driver::{Driver, Page};
 use serde_json::json;
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, spawn_app, spawn_app_limited};
 
 /// Chromium's driver and a server on a fresh database; `None` (the test
 /// skips) where there is no Chromium.
@@ -483,5 +483,48 @@ async fn a_record_file_loads_as_a_game_to_step_through() {
     // Step back through it.
     page.click("#undo").await;
     page.no_stone("g9").await;
+    page.close().await;
+}
+
+#[tokio::test]
+async fn a_computer_that_could_not_reply_is_asked_again_with_a_button() {
+    let Some(driver) = Driver::start().await else {
+        return;
+    };
+    // Less thinking time a minute than one search costs: the computer's
+    // reply is refused, the player's move stands.
+    let app = spawn_app_limited(gobang::api::RateLimitConfig {
+        thinking_ms_per_minute: 100,
+        ..gobang::api::RateLimitConfig::default()
+    })
+    .await;
+    let page = driver.desktop().await;
+    start_game(
+        &page,
+        &app.address,
+        &[
+            ("rules", "freestyle"),
+            ("opponent", "computer"),
+            ("level", "beginner"),
+        ],
+    )
+    .await;
+    // Nothing to ask for while it is the player's turn.
+    assert_eq!(
+        page.js("return !!document.getElementById('ai-move')").await,
+        json!(false)
+    );
+    page.play("h8").await;
+    page.settled().await;
+    page.stone("h8").await;
+    // The computer's turn with no reply coming: the page offers to ask.
+    page.click("#ai-move").await;
+    page.wait_until(
+        "const t = document.getElementById('toast'); return !!t && !t.hidden && t.textContent.includes('thinking time')",
+    )
+    .await;
+    page.settled().await;
+    // Still its turn, and the button is still there for later.
+    page.element("#ai-move").await;
     page.close().await;
 }
