@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, post, web};
 
 use super::error::{ApiError, Problem, Result};
-use super::games::{parse_level, time_budget, variant_of};
+use super::games::{candidate_count, parse_level, time_budget, variant_of};
 use super::types::{Analysis, AnalysisRequest, CandidateView, ComputerInfo, CreateGame};
 use crate::engine::Level;
 use crate::service::{PositionInput, Service};
@@ -47,15 +47,7 @@ pub async fn analyse(
             ));
         }
     };
-    let count = match body.count {
-        None => 5,
-        Some(n @ 1..=10) => n,
-        Some(n) => {
-            return Err(ApiError::validation(format!(
-                "count must be from 1 to 10, not {n}"
-            )));
-        }
-    };
+    let count = candidate_count(body.count)?;
     let level = body
         .level
         .as_deref()
@@ -67,13 +59,7 @@ pub async fn analyse(
     let height = variant.height();
     Ok(HttpResponse::Ok().json(Analysis {
         to_move: position.to_move().as_str(),
-        candidates: thought
-            .decision
-            .candidates
-            .iter()
-            .take(count)
-            .map(|c| CandidateView::new(c, height))
-            .collect(),
+        candidates: CandidateView::best(&thought.decision, count, height),
         computer: ComputerInfo::new(&thought, height),
     }))
 }

@@ -149,6 +149,17 @@ pub(super) fn parse_level(name: &str) -> Result<Level> {
         .map_err(|e: crate::engine::UnknownLevel| ApiError::validation(e.to_string()))
 }
 
+/// How many candidates a hint or an analysis lists: 1–10 (default 5).
+pub(super) fn candidate_count(count: Option<usize>) -> Result<usize> {
+    match count {
+        None => Ok(5),
+        Some(n @ 1..=10) => Ok(n),
+        Some(n) => Err(ApiError::validation(format!(
+            "count must be from 1 to 10, not {n}"
+        ))),
+    }
+}
+
 pub(super) fn time_budget(ms: Option<u64>) -> Result<Option<Duration>> {
     match ms {
         Some(0) => Err(ApiError::validation("time_ms must be at least 1")),
@@ -574,15 +585,7 @@ pub async fn hint(
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
     let level = query.level.as_deref().map(parse_level).transpose()?;
-    let count = match query.count {
-        None => 5,
-        Some(n @ 1..=10) => n,
-        Some(n) => {
-            return Err(ApiError::validation(format!(
-                "count must be from 1 to 10, not {n}"
-            )));
-        }
-    };
+    let count = candidate_count(query.count)?;
     let budget = time_budget(query.time_ms)?;
     let (game, thought) = service.hint(&id, level, budget).await?;
     let height = game.variant.height();
@@ -590,13 +593,7 @@ pub async fn hint(
         game_id: game.id.clone(),
         version: game.version,
         to_move: game.position.to_move().as_str(),
-        candidates: thought
-            .decision
-            .candidates
-            .iter()
-            .take(count)
-            .map(|c| CandidateView::new(c, height))
-            .collect(),
+        candidates: CandidateView::best(&thought.decision, count, height),
         forced_win_in: thought.decision.forced_win_in,
         computer: ComputerInfo::new(&thought, height),
     };

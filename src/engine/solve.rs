@@ -37,13 +37,7 @@ impl Solver {
             return v;
         }
         let me = self.board.to_move;
-        let empties: Vec<usize> = self
-            .board
-            .points
-            .iter()
-            .copied()
-            .filter(|&i| self.board.is_empty(i) && self.board.legal(i, me))
-            .collect();
+        let empties = self.moves();
         let left = empties.len() as i32;
         let value = if empties.is_empty() {
             0
@@ -63,9 +57,7 @@ impl Solver {
         }
         value
     }
-}
 
-impl Solver {
     /// The line from `first` on, each side playing its best (soonest win,
     /// latest loss), to the end of the game.
     fn line(&mut self, first: usize) -> Vec<usize> {
@@ -89,29 +81,45 @@ impl Solver {
 
     /// The side to move's best move by value, if it has one.
     fn best_move(&mut self) -> Option<usize> {
+        let scored = self.scored_moves();
+        let best = scored
+            .iter()
+            .fold(None::<(usize, i32)>, |best, &(i, v)| match best {
+                Some((_, b)) if b >= v => best,
+                _ => Some((i, v)),
+            });
+        best.filter(|_| !self.stopped).map(|(i, _)| i)
+    }
+
+    /// The points the side to move may play.
+    fn moves(&self) -> Vec<usize> {
         let me = self.board.to_move;
-        let moves: Vec<usize> = self
-            .board
+        self.board
             .points
             .iter()
             .copied()
             .filter(|&i| self.board.is_empty(i) && self.board.legal(i, me))
-            .collect();
-        let mut best: Option<(usize, i32)> = None;
-        for i in moves {
-            let value = if makes_row(&self.board, me, i) {
-                1000
-            } else {
-                self.board.make(i);
-                let v = -self.value();
-                self.board.unmake();
-                v
-            };
-            if best.is_none_or(|(_, b)| value > b) {
-                best = Some((i, value));
-            }
-        }
-        best.filter(|_| !self.stopped).map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Each move of the side to move with its exact value (1000: it makes
+    /// the row).
+    fn scored_moves(&mut self) -> Vec<(usize, i32)> {
+        let me = self.board.to_move;
+        self.moves()
+            .into_iter()
+            .map(|i| {
+                let value = if makes_row(&self.board, me, i) {
+                    1000
+                } else {
+                    self.board.make(i);
+                    let v = -self.value();
+                    self.board.unmake();
+                    v
+                };
+                (i, value)
+            })
+            .collect()
     }
 }
 
@@ -125,26 +133,7 @@ pub fn solve(position: &Position, limits: &Limits) -> Option<Decision> {
         clock: TimeManager::new(limits.time, limits.nodes),
         stopped: false,
     };
-    let me = solver.board.to_move;
-    let moves: Vec<usize> = solver
-        .board
-        .points
-        .iter()
-        .copied()
-        .filter(|&i| solver.board.is_empty(i) && solver.board.legal(i, me))
-        .collect();
-    let mut scored = Vec::new();
-    for i in moves {
-        let value = if makes_row(&solver.board, me, i) {
-            1000
-        } else {
-            solver.board.make(i);
-            let v = -solver.value();
-            solver.board.unmake();
-            v
-        };
-        scored.push((i, value));
-    }
+    let mut scored = solver.scored_moves();
     if solver.stopped {
         return None;
     }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{GameView, PointView};
-use crate::engine::Candidate;
+use crate::engine::{Candidate, Decision};
 use crate::service::{MoveRecord, Thought};
 
 /// What the computer spent on a move, and what it saw.
@@ -151,6 +151,16 @@ pub struct CandidateView {
 }
 
 impl CandidateView {
+    /// The first `count` of a decision's candidates, best first.
+    pub fn best(decision: &Decision, count: usize, height: u8) -> Vec<Self> {
+        decision
+            .candidates
+            .iter()
+            .take(count)
+            .map(|c| CandidateView::new(c, height))
+            .collect()
+    }
+
     pub fn new(c: &Candidate, height: u8) -> Self {
         CandidateView {
             x: c.point.x,
