@@ -9,6 +9,9 @@ examples="${1:-25}"
 port="${GOBANG_FUZZ_PORT:-18182}"
 if ! command -v st >/dev/null; then
   python3 -m pip install --quiet "schemathesis>=4.3,<5"
+  # pip's scripts directory may not be on PATH (or a shim not refreshed).
+  PATH="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$PATH"
+  command -v st >/dev/null || { echo "schemathesis installed, but its st command is not found" >&2; exit 1; }
 fi
 source scripts/release-server.sh
 release_server loadgen
