@@ -726,11 +726,16 @@ impl Searcher {
                 scored.push((i, score));
             }
             if self.stopped && scored.len() < root_moves.len() {
-                // A partly searched iteration still counts if its best beats the old best.
+                // A partly searched iteration still counts where it is
+                // sound: every score in it is exact at the new depth (the
+                // move cut short is not in it), and the first is the old
+                // best's, so a move scoring above it is the better one.
                 if let Some(&(i, s)) = scored.iter().max_by_key(|&&(_, s)| s)
-                    && s > WIN_THRESHOLD
+                    && (s > WIN_THRESHOLD
+                        || (root_moves[0] == best[0].0 && i != best[0].0 && s > scored[0].1))
                 {
-                    best = vec![(i, s)];
+                    best.retain(|&(j, _)| j != i);
+                    best.insert(0, (i, s));
                 }
                 break;
             }
