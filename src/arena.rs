@@ -93,6 +93,8 @@ pub struct GameReport {
     pub reason: String,
     /// Thinking time of every move the contenders chose.
     pub move_times: Vec<Duration>,
+    /// For each of `move_times`, whether the first contender chose it.
+    pub first_moved: Vec<bool>,
 }
 
 /// The match result.
@@ -131,12 +133,15 @@ impl MatchReport {
         (elo(p), elo(centre - half), elo(centre + half))
     }
 
-    /// Move-time percentiles over the match: (p50, p99, max).
-    pub fn move_times(&self) -> (Duration, Duration, Duration) {
+    /// Move-time percentiles over the match of the first contender's moves
+    /// (`first`) or the second's: (p50, p99, max).
+    pub fn move_times(&self, first: bool) -> (Duration, Duration, Duration) {
         let mut all: Vec<Duration> = self
             .games
             .iter()
-            .flat_map(|g| g.move_times.iter().copied())
+            .flat_map(|g| g.move_times.iter().zip(&g.first_moved))
+            .filter(|&(_, &by_first)| by_first == first)
+            .map(|(&time, _)| time)
             .collect();
         all.sort();
         let at = |q: f64| {
@@ -155,6 +160,10 @@ impl MatchReport {
 /// command: some engines drop a command that arrives while they are still
 /// finishing their answer.
 const PAUSE_AFTER_ANSWER: Duration = Duration::from_millis(30);
+
+/// What a contender's first move of a game may take beyond the others'
+/// limit: its start-up.
+const FIRST_MOVE_GRACE: Duration = Duration::from_secs(1);
 
 /// A running external engine, spoken to as Piskvork speaks to it.
 struct External {
@@ -494,6 +503,10 @@ fn play_game(
         }
     }
     let tolerance = config.time_per_move / 2 + Duration::from_millis(100);
+    // Whether each contender (first, second) has answered a move yet: its
+    // first answer may also carry its start-up (tables allocated, weights
+    // read), which Gomocup managers do not count against the turn.
+    let mut started = (false, false);
     let mut report = GameReport {
         first_is_black,
         opening: opening_index,
@@ -501,6 +514,7 @@ fn play_game(
         score: 0.5,
         reason: String::new(),
         move_times: Vec::new(),
+        first_moved: Vec::new(),
     };
     let players = (
         Player::new(&config.first, &variant, config.time_per_move),
@@ -563,7 +577,19 @@ fn play_game(
             }
         };
         report.move_times.push(took);
-        if took > config.time_per_move + tolerance {
+        report.first_moved.push(first_moves);
+        let has_started = if first_moves {
+            &mut started.0
+        } else {
+            &mut started.1
+        };
+        let grace = if *has_started {
+            Duration::ZERO
+        } else {
+            FIRST_MOVE_GRACE
+        };
+        *has_started = true;
+        if took > config.time_per_move + tolerance + grace {
             report.score = score_for(mover.opponent());
             report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());
             return report;

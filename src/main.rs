@@ -63,6 +63,11 @@ struct ArenaArgs {
     /// Write every game as a JSON line to this file.
     #[arg(long)]
     record: Option<std::path::PathBuf>,
+    /// The second contender's known rating (say a computer level's rating
+    /// on the server, `GET /v1/players/ai-advanced`): the match then also
+    /// says the first's rating on that scale.
+    #[arg(long)]
+    anchor: Option<f64>,
     /// free (the 26 standard openings, colours alternating), or rif,
     /// yamaguchi, swap2, swap1: the contenders make the opening themselves,
     /// each starting as the first player in turn.
@@ -200,12 +205,12 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
                 "score": g.score,
                 "reason": g.reason,
                 "move_ms": g.move_times.iter().map(|t| t.as_millis() as u64).collect::<Vec<_>>(),
+                "first_moved": g.first_moved,
             });
             writeln!(file, "{line}")?;
         }
     }
     let (elo, low, high) = report.elo();
-    let (p50, p99, max) = report.move_times();
     println!(
         "{} vs {} · {} · {} games · {} ms/move",
         config.first,
@@ -225,12 +230,25 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
         low,
         high
     );
-    println!(
-        "move times: p50 {} ms, p99 {} ms, max {} ms",
-        p50.as_millis(),
-        p99.as_millis(),
-        max.as_millis()
-    );
+    if let Some(anchor) = args.anchor {
+        println!(
+            "{} ≈ {:.0} (95% {:.0} to {:.0}), where {} = {anchor:.0}",
+            config.first,
+            anchor + elo,
+            anchor + low,
+            anchor + high,
+            config.second
+        );
+    }
+    for (first, name) in [(true, &config.first), (false, &config.second)] {
+        let (p50, p99, max) = report.move_times(first);
+        println!(
+            "move times of {name}: p50 {} ms, p99 {} ms, max {} ms",
+            p50.as_millis(),
+            p99.as_millis(),
+            max.as_millis()
+        );
+    }
     Ok(())
 }
 
@@ -267,7 +285,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error + Send +
         slow_request: Duration::from_millis(args.slow_request_ms),
     };
     let app = Application::build(settings.clone()).await?;
-    tracing::info!(address = %settings.address, port = app.port(), database = %settings.database_url, "gobang is serving");
+    tracing::info!(address = %settings.address, port = app.port(), database = %gobang::store::redacted(&settings.database_url), "gobang is serving");
     app.run_until_stopped().await?;
     Ok(())
 }

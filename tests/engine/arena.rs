@@ -30,7 +30,9 @@ fn the_arena_plays_a_level_against_an_external_engine_and_reports_elo() {
     );
     assert!(stdout.contains("advanced vs `"), "{stdout}");
     assert!(stdout.contains("Elo"), "{stdout}");
-    assert!(stdout.contains("move times: p50"), "{stdout}");
+    // Each contender's move times apart, the level's and the engine's.
+    assert!(stdout.contains("move times of advanced: p50"), "{stdout}");
+    assert!(stdout.contains("move times of `"), "{stdout}");
     let games: Vec<serde_json::Value> = std::fs::read_to_string(&record)
         .unwrap()
         .lines()
@@ -48,6 +50,10 @@ fn the_arena_plays_a_level_against_an_external_engine_and_reports_elo() {
             reason.contains("won") || reason.contains("full"),
             "{reason}"
         );
+        // Each move's time says whose it was: the two take turns.
+        let movers = g["first_moved"].as_array().unwrap();
+        assert_eq!(movers.len(), g["move_ms"].as_array().unwrap().len());
+        assert!(movers.windows(2).all(|w| w[0] != w[1]), "{movers:?}");
     }
 }
 
@@ -231,4 +237,36 @@ fn a_scripted_engine_fails_the_game_when_the_protocol_is_broken() {
         "{reason}"
     );
     assert_eq!(games[0]["score"], 0.0);
+}
+
+/// With `--anchor`, the match also places the first contender on the scale
+/// where the second has the rating given: the anchor plus the Elo found.
+#[test]
+fn an_anchored_match_says_the_first_contender_s_rating() {
+    let binary = env!("CARGO_BIN_EXE_gobang");
+    let output = Command::new(binary)
+        .args([
+            "arena",
+            "beginner",
+            "beginner",
+            "--games",
+            "2",
+            "--time-ms",
+            "20",
+            "--anchor",
+            "1700",
+        ])
+        .output()
+        .expect("the arena runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let elo: f64 = stdout
+        .split("Elo ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("an Elo: {stdout}"));
+    let expected = format!("beginner ≈ {:.0} (95% ", 1700.0 + elo);
+    assert!(stdout.contains(&expected), "{expected} in {stdout}");
+    assert!(stdout.contains("where beginner = 1700"), "{stdout}");
 }
