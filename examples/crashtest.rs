@@ -18,6 +18,8 @@ struct Args {
     binary: String,
     rounds: usize,
     connections: usize,
+    /// The database (a fresh SQLite file when not given).
+    database_url: Option<String>,
 }
 
 fn parse_args() -> Args {
@@ -25,6 +27,7 @@ fn parse_args() -> Args {
         binary: "target/release/gobang".into(),
         rounds: 5,
         connections: 16,
+        database_url: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -33,7 +36,10 @@ fn parse_args() -> Args {
             "--binary" => args.binary = value,
             "--rounds" => args.rounds = value.parse().expect("a number of rounds"),
             "--connections" => args.connections = value.parse().expect("a number of connections"),
-            other => panic!("unknown flag {other}: use --binary, --rounds, --connections"),
+            "--database-url" => args.database_url = Some(value),
+            other => panic!(
+                "unknown flag {other}: use --binary, --rounds, --connections, --database-url"
+            ),
         }
     }
     args
@@ -201,7 +207,10 @@ async fn main() {
     let args = parse_args();
     let dir = std::env::temp_dir().join(format!("gobang-crashtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let database = format!("sqlite:{}", dir.join("gobang.db").display());
+    let database = args
+        .database_url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite:{}", dir.join("gobang.db").display()));
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

@@ -9,7 +9,9 @@
 //! cargo run --release --example loadgen -- --url http://127.0.0.1:8080 --connections 16 --seconds 10
 //! ```
 //! `scripts/loadtest.sh` starts a release server on a fresh database and runs
-//! the whole set.
+//! the whole set. `--url` may list several servers, comma-separated: each
+//! request then goes to the next one, as a load balancer without sticky
+//! sessions would send them.
 
 use std::time::{Duration, Instant};
 
@@ -62,9 +64,31 @@ struct Tally {
     games: usize,
 }
 
+/// The servers, each request to the next (as a load balancer without
+/// sticky sessions would).
+#[derive(Clone)]
+struct Servers {
+    urls: std::sync::Arc<Vec<String>>,
+    next: usize,
+}
+
+impl Servers {
+    fn new(list: &str, start: usize) -> Servers {
+        Servers {
+            urls: std::sync::Arc::new(list.split(',').map(str::to_string).collect()),
+            next: start,
+        }
+    }
+
+    fn next(&mut self) -> &str {
+        self.next = (self.next + 1) % self.urls.len();
+        &self.urls[self.next]
+    }
+}
+
 async fn play_games(
     client: reqwest::Client,
-    url: String,
+    mut servers: Servers,
     size: u8,
     until: Instant,
     seed: u64,
@@ -72,7 +96,7 @@ async fn play_games(
     let mut tally = Tally::default();
     let mut rng = Rng(seed | 1);
     let player: Value = client
-        .post(format!("{url}/v1/players"))
+        .post(format!("{}/v1/players", servers.next()))
         .json(&json!({"name": format!("load {seed}")}))
         .send()
         .await
@@ -83,7 +107,7 @@ async fn play_games(
     let token = player["token"].as_str().unwrap().to_string();
     while Instant::now() < until {
         let created: Value = client
-            .post(format!("{url}/v1/games"))
+            .post(format!("{}/v1/games", servers.next()))
             .bearer_auth(&token)
             .json(&json!({"rules": "freestyle", "board_size": size, "black": "me", "white": "me"}))
             .send()
@@ -101,7 +125,7 @@ async fn play_games(
             let (x, y) = empty.swap_remove(rng.below(empty.len()));
             let started = Instant::now();
             let response = client
-                .post(format!("{url}/v1/games/{game}/moves"))
+                .post(format!("{}/v1/games/{game}/moves", servers.next()))
                 .bearer_auth(&token)
                 .json(&json!({"x": x, "y": y}))
                 .send()
@@ -125,11 +149,15 @@ async fn play_games(
     tally
 }
 
-async fn hit_health(client: reqwest::Client, url: String, until: Instant) -> Tally {
+async fn hit_health(client: reqwest::Client, mut servers: Servers, until: Instant) -> Tally {
     let mut tally = Tally::default();
     while Instant::now() < until {
         let started = Instant::now();
-        match client.get(format!("{url}/healthz")).send().await {
+        match client
+            .get(format!("{}/healthz", servers.next()))
+            .send()
+            .await
+        {
             Ok(r) if r.status().is_success() => {
                 let _ = r.bytes().await;
                 tally.latencies.push(started.elapsed());
@@ -183,7 +211,7 @@ async fn main() {
         .map(|i| {
             tokio::spawn(play_games(
                 client.clone(),
-                args.url.clone(),
+                Servers::new(&args.url, i),
                 args.size,
                 until,
                 0x9E37 * (i as u64 + 1),
@@ -198,7 +226,13 @@ async fn main() {
 
     let until = Instant::now() + duration;
     let workers: Vec<_> = (0..args.connections)
-        .map(|_| tokio::spawn(hit_health(client.clone(), args.url.clone(), until)))
+        .map(|i| {
+            tokio::spawn(hit_health(
+                client.clone(),
+                Servers::new(&args.url, i),
+                until,
+            ))
+        })
         .collect();
     let mut tallies = Vec::new();
     for w in workers {

@@ -23,6 +23,9 @@ use tokio::sync::mpsc;
 
 struct Args {
     url: String,
+    /// Where the listeners connect (another instance than the one the
+    /// moves go to, to measure the delay across instances).
+    follow_url: Option<String>,
     games: usize,
     listeners: usize,
     moves: usize,
@@ -33,6 +36,7 @@ struct Args {
 fn parse_args() -> Args {
     let mut args = Args {
         url: "http://127.0.0.1:8080".into(),
+        follow_url: None,
         games: 100,
         listeners: 10,
         moves: 30,
@@ -49,13 +53,14 @@ fn parse_args() -> Args {
         };
         match flag.as_str() {
             "--url" => args.url = value.clone(),
+            "--follow-url" => args.follow_url = Some(value.clone()),
             "--games" => args.games = number() as usize,
             "--listeners" => args.listeners = number() as usize,
             "--moves" => args.moves = number() as usize,
             "--interval-ms" => args.interval_ms = number(),
             "--server-pid" => args.server_pid = Some(number() as u32),
             other => panic!(
-                "unknown flag {other}: use --url, --games, --listeners (per game), --moves (per game), --interval-ms, --server-pid"
+                "unknown flag {other}: use --url, --follow-url, --games, --listeners (per game), --moves (per game), --interval-ms, --server-pid"
             ),
         }
     }
@@ -180,6 +185,7 @@ async fn main() {
     let args = parse_args();
     let client = reqwest::Client::new();
     let base = args.url.clone();
+    let follow = args.follow_url.clone().unwrap_or_else(|| base.clone());
     let alice = post(
         &client,
         format!("{base}/v1/players"),
@@ -227,7 +233,7 @@ async fn main() {
             let game = i % args.games;
             tokio::spawn(listen(
                 client.clone(),
-                format!("{base}/v1/games/{}/events", games[game]),
+                format!("{follow}/v1/games/{}/events", games[game]),
                 game,
                 sender.clone(),
                 connected.clone(),

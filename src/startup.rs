@@ -60,6 +60,8 @@ pub struct Application {
     service: Service,
     /// Ends timed games when a clock runs out.
     clock_watcher: tokio::task::JoinHandle<()>,
+    /// Gives the computer the seeks nobody came to in time.
+    seek_watcher: tokio::task::JoinHandle<()>,
 }
 
 /// The per-request log span, with the ids handlers fill in.
@@ -189,11 +191,13 @@ impl Application {
         }
         let server = server.listen(listener)?.run();
         let clock_watcher = tokio::spawn(service.clone().watch_clocks());
+        let seek_watcher = tokio::spawn(service.clone().watch_seeks());
         Ok(Application {
             port,
             server,
             service,
             clock_watcher,
+            seek_watcher,
         })
     }
 
@@ -222,6 +226,7 @@ impl Application {
         let result = self.server.await;
         stopper.abort();
         self.clock_watcher.abort();
+        self.seek_watcher.abort();
         self.service.store().close().await;
         result
     }

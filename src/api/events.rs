@@ -1,7 +1,7 @@
 //! Following a game live: server-sent events, a WebSocket (for clients
 //! such as mini-programs, which have no EventSource), and long polling.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 
-use super::auth::record_game;
+use super::auth::{Caller, record_game};
 use super::error::{ApiError, Problem, Result};
 use super::limits::{Limits, StreamPermit};
 use super::types::GameView;
@@ -39,6 +39,8 @@ struct Follower {
     last: i64,
     /// Fell behind the channel: catch up from the store.
     behind: bool,
+    /// A state that came after a gap, held until the gap is filled.
+    held: Option<Arc<GameEvent>>,
     service: Service,
     id: String,
     /// Counted as a live follower, and against its address's streams, while it lives.
@@ -51,6 +53,19 @@ impl Follower {
         let subscription = service.events().subscribe(id, last_seen);
         let game = service.game(id).await?;
         let mut queued: VecDeque<_> = subscription.missed.into();
+        if let Some(seen) = last_seen {
+            // What this instance kept does not reach back to the state after
+            // the one seen (a restart, another instance, a long absence):
+            // the store has every state of the last day.
+            let first = queued.front().map_or(game.version + 1, |e| e.version());
+            if first > seen + 1 {
+                let through = first - 1;
+                let older = service.states_between(id, seen, through).await?;
+                for game in older.into_iter().rev() {
+                    queued.push_front(Arc::new(GameEvent::new(game)));
+                }
+            }
+        }
         let mut last = queued.back().map(|e| e.version()).or(last_seen);
         if last.is_none_or(|v| v < game.version) {
             last = Some(game.version);
@@ -61,6 +76,7 @@ impl Follower {
             receiver: subscription.receiver,
             last: last.unwrap_or(0),
             behind: false,
+            held: None,
             service: service.clone(),
             id: id.to_string(),
             _counted: None,
@@ -70,20 +86,37 @@ impl Follower {
     /// The next state; `None` once the game can no longer be followed.
     /// Cancel-safe: a call dropped while waiting loses nothing.
     async fn next(&mut self) -> Option<Arc<GameEvent>> {
-        if let Some(event) = self.queued.pop_front() {
-            return Some(event);
-        }
         loop {
+            if let Some(event) = self.queued.pop_front() {
+                return Some(event);
+            }
+            // (Each await below changes nothing until it is over, so a call
+            // dropped there is taken up again by the next.)
             if self.behind {
-                // Too slow to keep every state: catch up with the latest.
+                // Fell behind the channel: every state since, from the store.
                 let game = self.service.game(&self.id).await.ok()?;
+                self.catch_up(game.version).await;
                 self.behind = false;
                 if game.version > self.last {
                     self.last = game.version;
-                    return Some(Arc::new(GameEvent::new(game)));
+                    self.queued.push_back(Arc::new(GameEvent::new(game)));
                 }
+                continue;
+            }
+            if let Some(version) = self.held.as_ref().map(|e| e.version()) {
+                // States published out of order, or made by another
+                // instance and heard late: the ones between, first.
+                self.catch_up(version - 1).await;
+                if let Some(event) = self.held.take()
+                    && version > self.last
+                {
+                    self.last = version;
+                    self.queued.push_back(event);
+                }
+                continue;
             }
             match self.receiver.recv().await {
+                Ok(event) if event.version() > self.last + 1 => self.held = Some(event),
                 Ok(event) if event.version() > self.last => {
                     self.last = event.version();
                     return Some(event);
@@ -94,6 +127,60 @@ impl Follower {
             }
         }
     }
+
+    /// Queues the states after the last one handed out, through `through`,
+    /// from the store.
+    async fn catch_up(&mut self, through: i64) {
+        if through <= self.last {
+            return;
+        }
+        match self
+            .service
+            .states_between(&self.id, self.last, through)
+            .await
+        {
+            Ok(states) => {
+                for game in states {
+                    self.last = game.version;
+                    self.queued.push_back(Arc::new(GameEvent::new(game)));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(game_id = %self.id, error = %e, "could not read the states a follower missed");
+            }
+        }
+    }
+}
+
+/// One event of the event streams, as an `EventSource` hands it over: the
+/// document's description of each event (its `schema`, as OpenAPI 3.1 has
+/// it for `text/event-stream`); the streams themselves are written by hand.
+#[derive(utoipa::ToSchema)]
+#[schema(example = json!({"event": "game", "id": "g_5kq2m8x1c4v7b3n6.4",
+    "data": "{\"id\":\"g_5kq2m8x1c4v7b3n6\",\"version\":4,\"status\":\"in_progress\",\"to_move\":\"white\"}"}))]
+#[allow(dead_code)]
+pub struct ServerSentEvent {
+    /// `state` on a game's stream; `game` or `resync` on a player's.
+    pub event: String,
+    /// JSON: a game state (`GameView`), or what to read after a `resync`.
+    pub data: String,
+    /// A game's version, or `<game id>.<version>` on a player's stream: send
+    /// it back as `Last-Event-ID` to resume.
+    pub id: Option<String>,
+    /// Milliseconds to wait before reconnecting (when the server stops).
+    pub retry: Option<u64>,
+}
+
+/// A response streaming server-sent events (not buffered by proxies).
+fn event_stream<S>(body: S) -> HttpResponse
+where
+    S: futures_util::Stream<Item = std::result::Result<Bytes, actix_web::Error>> + 'static,
+{
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body)
 }
 
 /// The last frame of an event stream when the server stops.
@@ -117,7 +204,7 @@ fn sse_frame(event: &GameEvent) -> Bytes {
         ("Last-Event-ID" = Option<String>, Header, description = "The last version seen, to resume after it"),
     ),
     responses(
-        (status = 200, description = "An event stream: `id: <version>`, `event: state`, `data: <game state JSON>`; a comment every 15 s", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream: `id: <version>`, `event: state`, `data: <game state JSON>`; a comment every 15 s", content_type = "text/event-stream", body = ServerSentEvent),
         (status = 404, description = "NOT_FOUND", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -150,11 +237,233 @@ pub async fn events(
         };
         Some((Ok::<_, actix_web::Error>(bytes), Some(follower)))
     });
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+    Ok(event_stream(body))
+}
+
+/// What a player's stream hands out next.
+enum PlayerNews {
+    /// A state of one of their games.
+    Game(Arc<GameEvent>),
+    /// The state to resume after is no longer kept (or over 1,000 states
+    /// came since): what was missed cannot be told; read your games.
+    Resync,
+}
+
+/// One player's stream of their games' states: those missed since the
+/// state last seen (from the store), then each new one; never an older
+/// state of a game after a newer one.
+struct PlayerFollower {
+    queued: VecDeque<PlayerNews>,
+    receiver: broadcast::Receiver<Arc<GameEvent>>,
+    /// The newest version handed out of each game.
+    sent: HashMap<String, i64>,
+    service: Service,
+    _counted: (FollowerGuard, StreamPermit),
+}
+
+impl PlayerFollower {
+    async fn open(
+        service: &Service,
+        player: &str,
+        last_seen: Option<(String, i64)>,
+        counted: (FollowerGuard, StreamPermit),
+    ) -> Result<PlayerFollower> {
+        // Subscribed before reading the store, so no change slips between.
+        let receiver = service.events().subscribe_player(player);
+        let mut queued = VecDeque::new();
+        let mut sent = HashMap::new();
+        if let Some((game, version)) = last_seen {
+            match service
+                .player_states_since(player, (&game, version))
+                .await?
+            {
+                Some(missed) => {
+                    sent.insert(game, version);
+                    queued.extend(
+                        missed
+                            .into_iter()
+                            .map(|g| PlayerNews::Game(Arc::new(GameEvent::new(g)))),
+                    );
+                }
+                None => queued.push_back(PlayerNews::Resync),
+            }
+        }
+        Ok(PlayerFollower {
+            queued,
+            receiver,
+            sent,
+            service: service.clone(),
+            _counted: counted,
+        })
+    }
+
+    /// The next news; `None` once the stream ends (the server stopping).
+    async fn next(&mut self) -> Option<PlayerNews> {
+        loop {
+            let news = match self.queued.pop_front() {
+                Some(news) => news,
+                None => match self.receiver.recv().await {
+                    Ok(event) => PlayerNews::Game(event),
+                    // Too slow to keep up: some states were skipped; the
+                    // next of each game is its newest.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                },
+            };
+            if let PlayerNews::Game(event) = &news {
+                let seen = self.sent.entry(event.game.id.clone()).or_insert(0);
+                if event.version() <= *seen {
+                    continue;
+                }
+                *seen = event.version();
+            }
+            return Some(news);
+        }
+    }
+}
+
+/// The last state a player's stream client saw, `<game id>.<version>`:
+/// exactly what the document's pattern says,
+/// `^[0-9A-Za-z_-]{1,64}\.-?[0-9]{1,18}$`.
+fn player_event_id(text: &str) -> Result<(String, i64)> {
+    let id_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    text.rsplit_once('.')
+        .filter(|(game, _)| (1..=64).contains(&game.len()) && game.chars().all(id_char))
+        .filter(|(_, version)| {
+            let digits = version.strip_prefix('-').unwrap_or(version);
+            (1..=18).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+        })
+        .and_then(|(game, version)| Some((game.to_string(), version.parse().ok()?)))
+        .ok_or_else(|| {
+            ApiError::validation(format!(
+                "{text:?} is not an event id of this stream: send back the last `<game id>.<version>` received"
+            ))
+        })
+}
+
+/// What a player's stream says when the state to resume after is no
+/// longer kept.
+fn resync_data(player: &str) -> String {
+    serde_json::json!({
+        "resync": true,
+        "detail": "the states since the one you saw are no longer kept, or too many to replay: read your games",
+        "games": format!("/v1/games?player={player}"),
+    })
+    .to_string()
+}
+
+/// Follow all your games at once: after every change to a game you sit in
+/// (a pairing that found you an opponent, an invitation, an offer, a move
+/// that makes it your turn, an end), an event `game` whose data is that
+/// game's whole state and whose id is `<game id>.<version>`. The one stream
+/// a mobile app keeps open. Reconnect with `Last-Event-ID` to get every
+/// state missed since (kept a day, up to 1,000); beyond that, an event
+/// `resync` says to read `GET /v1/games?player=<you>`.
+#[utoipa::path(
+    tag = "live",
+    security(("bearer" = [])),
+    params(
+        ("Last-Event-ID" = Option<String>, Header, nullable = false, pattern = "^[0-9A-Za-z_-]{1,64}\\.-?[0-9]{1,18}$", description = "The last event id seen (`<game id>.<version>`), to resume after it"),
+    ),
+    responses(
+        (status = 200, description = "An event stream: `id: <game id>.<version>`, `event: game`, `data: <game state JSON>`; `event: resync` when the states missed are no longer kept or over 1,000; a comment every 15 s", content_type = "text/event-stream", body = ServerSentEvent),
+        (status = 401, description = "UNAUTHORIZED: no token, or one that fits no player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "VALIDATION: a Last-Event-ID that is not `<game id>.<version>`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me/events")]
+pub async fn player_events(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+) -> Result<HttpResponse> {
+    let last_seen = req
+        .headers()
+        .get("last-event-id")
+        .map(|v| player_event_id(v.to_str().unwrap_or("")))
+        .transpose()?;
+    let counted = (service.metrics().follower("sse"), open_stream(&req)?);
+    let player = caller.0.id;
+    let follower = PlayerFollower::open(&service, &player, last_seen, counted).await?;
+    let body = stream::unfold(Some(follower), move |follower| {
+        let player = player.clone();
+        async move {
+            let mut follower = follower?;
+            let bytes = match tokio::time::timeout(KEEP_ALIVE, follower.next()).await {
+                Err(_) => Bytes::from_static(b": keep-alive\n\n"),
+                Ok(Some(PlayerNews::Game(event))) => Bytes::from(format!(
+                    "id: {}.{}\nevent: game\ndata: {}\n\n",
+                    event.game.id,
+                    event.version(),
+                    event.rendered(render)
+                )),
+                Ok(Some(PlayerNews::Resync)) => {
+                    Bytes::from(format!("event: resync\ndata: {}\n\n", resync_data(&player)))
+                }
+                Ok(None) if follower.service.events().is_closed() => {
+                    return Some((Ok(Bytes::from_static(RECONNECT)), None));
+                }
+                Ok(None) => return None,
+            };
+            Some((Ok::<_, actix_web::Error>(bytes), Some(follower)))
+        }
+    });
+    Ok(event_stream(body))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSocketQuery {
+    /// The last state seen, `<game id>.<version>`, to resume after it (as
+    /// `Last-Event-ID` does for the event stream).
+    #[param(nullable = false, pattern = "^[0-9A-Za-z_-]{1,64}\\.-?[0-9]{1,18}$")]
+    pub after: Option<String>,
+}
+
+/// Follow all your games over a WebSocket: one text message per state of
+/// any game you sit in, the whole game state as JSON (its `id` and
+/// `version` say which), the same states `GET /v1/players/me/events`
+/// carries. Connect with `?after=<game id>.<version>` (the last state
+/// received) to get every state missed since (kept a day); when that is too
+/// old, a message `{"resync": true, …}` says to read your games. Send the
+/// token in the `Authorization` header of the handshake (mini-programs'
+/// `connectSocket` and native clients can). The server pings every 15 s;
+/// messages from the client are ignored.
+#[utoipa::path(
+    tag = "live",
+    security(("bearer" = [])),
+    params(PlayerSocketQuery),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol; then one text message per state"),
+        (status = 400, description = "WEBSOCKET_EXPECTED: not a WebSocket handshake", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "UNAUTHORIZED: no token, or one that fits no player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "VALIDATION: an `after` that is not `<game id>.<version>`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me/ws")]
+pub async fn player_websocket(
+    service: web::Data<Service>,
+    req: HttpRequest,
+    caller: Caller,
+    query: web::Query<PlayerSocketQuery>,
+    body: web::Payload,
+) -> Result<HttpResponse> {
+    let last_seen = query.after.as_deref().map(player_event_id).transpose()?;
+    let counted = (service.metrics().follower("websocket"), open_stream(&req)?);
+    let player = caller.0.id;
+    let mut follower = PlayerFollower::open(&service, &player, last_seen, counted).await?;
+    socket(&req, body, async move |mut sender: actix_ws::Session| {
+        while let Some(news) = follower.next().await {
+            let text = match news {
+                PlayerNews::Game(event) => event.rendered(render).to_string(),
+                PlayerNews::Resync => resync_data(&player),
+            };
+            if sender.text(text).await.is_err() {
+                return false;
+            }
+        }
+        follower.service.events().is_closed()
+    })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -191,7 +500,28 @@ pub async fn websocket(
     let permit = open_stream(&req)?;
     let mut follower = Follower::open(&service, &id, query.after).await?;
     follower._counted = Some((service.metrics().follower("websocket"), permit));
-    let (response, session, mut messages) = actix_ws::handle(&req, body).map_err(|e| {
+    socket(&req, body, async move |mut sender: actix_ws::Session| {
+        while let Some(event) = follower.next().await {
+            let text = event.rendered(render).to_string();
+            if sender.text(text).await.is_err() {
+                return false;
+            }
+        }
+        follower.service.events().is_closed()
+    })
+}
+
+/// Answers a WebSocket handshake and runs `forward` with the session: it
+/// sends what it has to and returns whether the server is stopping, in
+/// which case the socket closes with 1001 Going Away (the client
+/// reconnects, to another instance or to this one restarted). The server
+/// pings every 15 s and answers pings; other client messages are ignored.
+fn socket<F, Fut>(req: &HttpRequest, body: web::Payload, forward: F) -> Result<HttpResponse>
+where
+    F: FnOnce(actix_ws::Session) -> Fut + 'static,
+    Fut: std::future::Future<Output = bool> + 'static,
+{
+    let (response, session, mut messages) = actix_ws::handle(req, body).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "WEBSOCKET_EXPECTED",
@@ -199,25 +529,14 @@ pub async fn websocket(
             format!("this endpoint speaks WebSocket: connect with a WebSocket client ({e})"),
         )
     })?;
-    let mut sender = session.clone();
+    let closer = session.clone();
     let forward = actix_web::rt::spawn(async move {
-        while let Some(event) = follower.next().await {
-            let text = event.rendered(render).to_string();
-            if sender.text(text).await.is_err() {
-                return;
-            }
-        }
-        // 1001 Going Away when the server stops: the client reconnects
-        // with `?after=` its last version.
-        let reason = follower
-            .service
-            .events()
-            .is_closed()
-            .then(|| actix_ws::CloseReason {
-                code: actix_ws::CloseCode::Away,
-                description: Some("the server is stopping; reconnect".into()),
-            });
-        let _ = sender.close(reason).await;
+        let stopping = forward(closer.clone()).await;
+        let reason = stopping.then(|| actix_ws::CloseReason {
+            code: actix_ws::CloseCode::Away,
+            description: Some("the server is stopping; reconnect".into()),
+        });
+        let _ = closer.close(reason).await;
     });
     let mut session = session;
     actix_web::rt::spawn(async move {

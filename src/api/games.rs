@@ -104,9 +104,16 @@ pub(super) fn variant_of(body: &CreateGame) -> Result<Variant> {
     Variant::from_spec(rules, &spec).map_err(|e| ApiError::validation(e.to_string()))
 }
 
-/// The rules and seats a create request asks for.
-fn game_spec(body: CreateGame) -> Result<GameSpec> {
-    let variant = variant_of(&body)?;
+/// The rules, clock (main time and floor) and opening rule a create
+/// request asks for.
+pub(super) struct GameSettings {
+    pub variant: Variant,
+    pub clock: Option<(i64, i64)>,
+    pub opening: OpeningRule,
+}
+
+pub(super) fn game_spec_parts(body: &CreateGame) -> Result<GameSettings> {
+    let variant = variant_of(body)?;
     let clock = body.clock.as_ref().map(clock_spec).transpose()?;
     let opening = body
         .opening
@@ -115,12 +122,27 @@ fn game_spec(body: CreateGame) -> Result<GameSpec> {
         .transpose()
         .map_err(|e| ApiError::validation(e.to_string()))?
         .unwrap_or_default();
+    Ok(GameSettings {
+        variant,
+        clock,
+        opening,
+    })
+}
+
+/// The rules and seats a create request asks for.
+fn game_spec(body: CreateGame) -> Result<GameSpec> {
+    let GameSettings {
+        variant,
+        clock,
+        opening,
+    } = game_spec_parts(&body)?;
     Ok(GameSpec {
         opening,
         variant,
         black: seat_spec(body.black, SeatSpec::Me)?,
         white: seat_spec(body.white, SeatSpec::Computer(Level::Intermediate))?,
         clock,
+        rated: body.rated.unwrap_or(false),
     })
 }
 
@@ -337,6 +359,11 @@ fn text_board(game: &Game) -> String {
         },
     }
     out.push_str(&format!(" · version {}\n", view.version));
+    out.push_str(&format!(
+        "black: {} · white: {}\n",
+        view.seats.black.label(),
+        view.seats.white.label()
+    ));
     if let Some(clock) = &view.clock {
         let time = |ms: i64| format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
         out.push_str(&format!(

@@ -25,7 +25,9 @@ pub struct PictureQuery {
     pub theme: Option<String>,
     /// Number the stones in the order played (default false).
     pub numbers: Option<bool>,
-    /// The board after this many moves (default: as it stands).
+    /// The board after this many moves (default: as it stands); at most
+    /// 676, the points of the largest board.
+    #[param(minimum = 0, maximum = 676)]
     pub ply: Option<usize>,
 }
 

@@ -112,6 +112,23 @@ impl Caches {
         }
     }
 
+    /// Forgets game `id` if what is kept is older than `version` (another
+    /// instance changed it).
+    pub(super) fn forget_game_before(&self, id: &str, version: i64) {
+        let mut games = self.games.lock().expect("the game cache is never poisoned");
+        if games.peek(id).is_some_and(|game| game.version < version) {
+            games.pop(id);
+        }
+    }
+
+    /// Forgets every game (changes by other instances may have gone unheard).
+    pub(super) fn forget_games(&self) {
+        self.games
+            .lock()
+            .expect("the game cache is never poisoned")
+            .clear();
+    }
+
     pub(super) fn forget_game(&self, id: &str) {
         let mut games = self.games.lock().expect("the game cache is never poisoned");
         games.pop(id);

@@ -43,6 +43,9 @@ pub struct GameSpec {
     pub clock: Option<(i64, i64)>,
     /// How the first stones are placed and colours chosen.
     pub opening: OpeningRule,
+    /// Whether the result changes the players' ratings: games between two
+    /// people, or a person and a computer level.
+    pub rated: bool,
 }
 
 /// One page of games.
@@ -65,8 +68,8 @@ impl Service {
             .write(move |tx| {
                 Box::pin(async move {
                     let (caller, guest) = caller_or_guest(tx, caller).await?;
-                    let game = service.new_game(tx, &caller, spec, Utc::now()).await?;
-                    store::insert_game(tx, &game.to_row()).await?;
+                    let mut game = service.new_game(tx, &caller, spec, super::now()).await?;
+                    super::persist::insert_game(tx, &mut game).await?;
                     Ok::<_, ServiceError>((game, guest))
                 })
             })
@@ -122,6 +125,12 @@ impl Service {
                 "clocks are for games between two people: seat another player (or \"open\") opposite you".into(),
             ));
         }
+        let person_and_computer = black.is_computer() != white.is_computer();
+        if spec.rated && !(two_people || person_and_computer) {
+            return Err(ServiceError::Validation(
+                "rated games are between two people, or a person and a computer level: seat another player (or \"open\", or a computer) opposite you".into(),
+            ));
+        }
         spec.opening
             .check_fits(&spec.variant)
             .map_err(|e| ServiceError::Validation(e.to_string()))?;
@@ -137,6 +146,7 @@ impl Service {
                 idle_limit_ms: Some(self.online.idle_limit.as_millis() as i64),
                 rematch_of: None,
                 opening: spec.opening,
+                rated: spec.rated,
             },
             now,
         );

@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use chrono::Utc;
-
 use super::Service;
 use super::error::Result;
 use crate::store::idempotency::{self, Claim, StoredResponse};
@@ -22,7 +20,7 @@ impl Service {
         key: &str,
         fingerprint: &str,
     ) -> Result<Claim> {
-        let now = Utc::now();
+        let now = super::now();
         let (owner, key, fingerprint) = (owner.to_owned(), key.to_owned(), fingerprint.to_owned());
         let prune = rand::random::<u8>() == 0;
         self.store

@@ -78,6 +78,7 @@ fn spawn_rematch(game: &mut Game, created_by: &str, now: DateTime<Utc>) -> Game 
             idle_limit_ms: game.idle_limit_ms,
             rematch_of: Some(game.id.clone()),
             opening: game.opening.rule(),
+            rated: game.rated,
         },
         now,
     );

@@ -11,8 +11,12 @@ use super::Service;
 use super::error::{Result, ServiceError};
 use super::game::{Game, GameResult, MoveRecord, Reason};
 use super::play::finish;
+use super::ratings;
 use crate::rules::{Color, Point};
 use crate::store::{self, Conn, ScoreChange, StoreError};
+
+/// How long every state of a game is kept for followers that missed some.
+const STATES_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
 /// What a game looked like before an action, to know what to write.
 #[derive(Clone)]
@@ -34,6 +38,9 @@ impl Before {
     }
 }
 
+/// The most states a resumed player's stream is sent from the store.
+pub const MISSED_STATES: i64 = 1000;
+
 /// Loads a whole game, or says there is none.
 pub(super) async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
     let (row, black, white) =
@@ -44,6 +51,13 @@ pub(super) async fn load(conn: &mut Conn, id: &str) -> Result<Game> {
                 id: id.to_string(),
             })?;
     Game::from_rows(row, black, white)
+}
+
+/// Stores a game just made (with the ratings its players sit down with).
+pub(super) async fn insert_game(tx: &mut Conn, game: &mut Game) -> Result<()> {
+    ratings::note_seat_ratings(tx, game).await?;
+    store::insert_game(tx, &game.to_row()).await?;
+    Ok(())
 }
 
 /// Writes what an action changed: the game row (one version up), the move
@@ -58,9 +72,11 @@ async fn write_game(
     game.updated_at = now;
     // First, so that this game can point to it (rolled back with the rest
     // if this game moved on meanwhile).
-    if let Some(spawned) = &game.spawned {
-        store::insert_game(tx, &spawned.to_row()).await?;
+    if let Some(spawned) = &mut game.spawned {
+        insert_game(tx, spawned).await?;
     }
+    // A seat taken by this action (a join, an accepted invitation).
+    ratings::note_seat_ratings(tx, game).await?;
     // The commonest write, one move played and nothing else, in one trip.
     if let [record] = game.new_records.as_slice()
         && record.ply == before.stored.len() + 1
@@ -74,7 +90,7 @@ async fn write_game(
             });
         }
         game.new_records.clear();
-        return Ok(());
+        return prune_now_and_then(tx, now).await;
     }
     if !store::update_game(tx, &game.to_row(), before.version).await? {
         return Err(ServiceError::VersionMismatch {
@@ -103,9 +119,30 @@ async fn write_game(
         store::insert_move(tx, &game.id, &move_row(&record)).await?;
     }
     match (before.scored, game.scored) {
-        (true, false) => apply_result(tx, game, before.result.as_ref(), -1).await?,
-        (false, true) => apply_result(tx, game, game.result.as_ref(), 1).await?,
+        (true, false) => {
+            apply_result(tx, game, before.result.as_ref(), -1).await?;
+            if game.rated {
+                ratings::unrate(tx, &game.id, now).await?;
+            }
+        }
+        (false, true) => {
+            apply_result(tx, game, game.result.as_ref(), 1).await?;
+            if game.rated
+                && let Some(result) = &game.result
+            {
+                ratings::rate(tx, game, result, now).await?;
+            }
+        }
         _ => {}
+    }
+    prune_now_and_then(tx, now).await
+}
+
+/// Once in about a thousand writes, forgets the game states older than a
+/// day (kept for followers that missed some).
+async fn prune_now_and_then(tx: &mut Conn, now: DateTime<Utc>) -> Result<()> {
+    if rand::random::<u16>() < 64 {
+        store::prune_game_versions(tx, now - STATES_KEPT).await?;
     }
     Ok(())
 }
@@ -129,7 +166,12 @@ async fn apply_result(
     sign: i64,
 ) -> Result<()> {
     let Some(result) = result else { return Ok(()) };
-    for color in [Color::Black, Color::White] {
+    // Players in the order of their ids, whatever their seats: two games
+    // ending at once on PostgreSQL lock their players' rows in one order,
+    // never each waiting for the other.
+    let mut seats = [Color::Black, Color::White];
+    seats.sort_by_key(|&color| game.seat(color).player_id());
+    for color in seats {
         let Some(id) = game.seat(color).player_id() else {
             continue;
         };
@@ -226,7 +268,7 @@ impl Service {
                 self.caches.forget_game(id);
                 trust_cache = false;
             };
-            let now = Utc::now();
+            let now = super::now();
             if game.out_of_time(now) {
                 let before = Before::of(&game);
                 lose_on_time(&mut game, now);
@@ -322,6 +364,48 @@ impl Service {
     pub async fn game(&self, id: &str) -> Result<Game> {
         let mut conn = self.store.read().await?;
         load(&mut conn, id).await
+    }
+
+    /// Game `id`'s states after version `after` through `through`, oldest
+    /// first, from the store (which keeps each state a day): for a follower
+    /// that missed some. Fewer (or none) when some are no longer kept.
+    pub async fn states_between(&self, id: &str, after: i64, through: i64) -> Result<Vec<Game>> {
+        if through <= after {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.store.read().await?;
+        store::game_versions(&mut conn, id, after, through)
+            .await?
+            .into_iter()
+            .map(|(row, black, white)| Game::from_rows(row, black, white))
+            .collect()
+    }
+
+    /// The states of the games player `player` sits in written since the
+    /// state `(game, version)` was, oldest first, that one excluded: what a
+    /// player's stream missed. `None` when that state is no longer kept (a
+    /// day), or when more than [`MISSED_STATES`] came since: too much to
+    /// replay, the client reads its games instead.
+    pub async fn player_states_since(
+        &self,
+        player: &str,
+        (game, version): (&str, i64),
+    ) -> Result<Option<Vec<Game>>> {
+        let mut conn = self.store.read().await?;
+        let Some(since) = store::game_version_time(&mut conn, game, version).await? else {
+            return Ok(None);
+        };
+        let missed =
+            store::player_states_since(&mut conn, player, since, MISSED_STATES + 1).await?;
+        if missed.len() as i64 > MISSED_STATES {
+            return Ok(None);
+        }
+        missed
+            .into_iter()
+            .filter(|(row, _, _)| !(row.id == game && row.version <= version))
+            .map(|(row, black, white)| Game::from_rows(row, black, white))
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
     }
 
     /// The game once its version is past `after`, or as it is after

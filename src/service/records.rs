@@ -1,8 +1,6 @@
 //! Records in and out: a game written as a record, and a record replayed
 //! through the rules into a new game (save and load).
 
-use chrono::Utc;
-
 use super::Service;
 use super::error::{Result, ServiceError};
 use super::game::{Game, GameResult, MoveRecord, Reason, Seat, Status};
@@ -158,8 +156,10 @@ impl Service {
                     // The record's moves are replayed as moves: its opening
                     // decisions are already in them.
                     opening: OpeningRule::Free,
+                    // Its past moves were not played here.
+                    rated: false,
                 };
-                let now = Utc::now();
+                let now = super::now();
                 let mut game = service.new_game(tx, &caller, spec, now).await?;
                 debug_assert_eq!(game.status, Status::InProgress);
                 let (w, h) = (game.variant.width(), game.variant.height());
@@ -224,7 +224,7 @@ impl Service {
                 }
                 // Nobody's score changes by loading a file.
                 game.scored = false;
-                store::insert_game(tx, &game.to_row()).await?;
+                super::persist::insert_game(tx, &mut game).await?;
                 let records = std::mem::take(&mut game.new_records);
                 for record in &records {
                     store::insert_move(

@@ -1,9 +1,9 @@
 //! Player rows: identity, token hash and cumulative score.
 
 use chrono::{DateTime, Utc};
-use sqlx::sqlite::SqliteRow;
 
-use super::{Conn, Result, column};
+use super::rows::Columns;
+use super::{Conn, Result, column, on_backend};
 
 /// A player as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,12 +49,12 @@ macro_rules! select_players {
     };
 }
 
-fn player(row: &SqliteRow) -> Result<PlayerRow> {
+fn player<R: Columns>(row: &R) -> Result<PlayerRow> {
     player_prefixed(row, "")
 }
 
 /// A player read from columns named with `prefix` (for joins).
-pub(super) fn player_prefixed(row: &SqliteRow, prefix: &str) -> Result<PlayerRow> {
+pub(super) fn player_prefixed<R: Columns>(row: &R, prefix: &str) -> Result<PlayerRow> {
     let name = |column: &str| format!("{prefix}{column}");
     Ok(PlayerRow {
         id: column(row, &name("id"))?,
@@ -72,15 +72,17 @@ pub(super) fn player_prefixed(row: &SqliteRow, prefix: &str) -> Result<PlayerRow
 }
 
 pub async fn insert_player(conn: &mut Conn, new: NewPlayer<'_>) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO players (id, name, kind, token_hash, created_at) VALUES ($1, $2, 'human', $3, $4)",
-    )
-    .bind(new.id)
-    .bind(new.name)
-    .bind(new.token_hash)
-    .bind(new.created_at)
-    .execute(conn)
-    .await?;
+    on_backend!(conn, c => {
+        sqlx::query(
+            "INSERT INTO players (id, name, kind, token_hash, created_at) VALUES ($1, $2, 'human', $3, $4)",
+        )
+        .bind(new.id)
+        .bind(new.name)
+        .bind(new.token_hash)
+        .bind(new.created_at)
+        .execute(c)
+        .await?;
+    });
     Ok(())
 }
 
@@ -92,43 +94,56 @@ pub async fn ensure_computer(
     level: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO players (id, name, kind, level, created_at) VALUES ($1, $2, 'computer', $3, $4)
-         ON CONFLICT (id) DO NOTHING",
-    )
-    .bind(id)
-    .bind(name)
-    .bind(level)
-    .bind(now)
-    .execute(conn)
-    .await?;
+    on_backend!(conn, c => {
+        sqlx::query(
+            "INSERT INTO players (id, name, kind, level, created_at) VALUES ($1, $2, 'computer', $3, $4)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(level)
+        .bind(now)
+        .execute(c)
+        .await?;
+    });
     Ok(())
 }
 
 pub async fn player_by_id(conn: &mut Conn, id: &str) -> Result<Option<PlayerRow>> {
-    let row = sqlx::query(select_players!("WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?;
-    row.as_ref().map(player).transpose()
+    on_backend!(conn, c => {
+        sqlx::query(select_players!("WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(c)
+            .await?
+            .as_ref()
+            .map(player)
+            .transpose()
+    })
 }
 
 /// Gives the human player `id` a new name; whether there is such a player.
 pub async fn rename_player(conn: &mut Conn, id: &str, name: &str) -> Result<bool> {
-    let done = sqlx::query("UPDATE players SET name = $2 WHERE id = $1 AND kind = 'human'")
-        .bind(id)
-        .bind(name)
-        .execute(conn)
-        .await?;
-    Ok(done.rows_affected() == 1)
+    let changed = on_backend!(conn, c => {
+        sqlx::query("UPDATE players SET name = $2 WHERE id = $1 AND kind = 'human'")
+            .bind(id)
+            .bind(name)
+            .execute(c)
+            .await?
+            .rows_affected()
+    });
+    Ok(changed == 1)
 }
 
 pub async fn player_by_token_hash(conn: &mut Conn, token_hash: &str) -> Result<Option<PlayerRow>> {
-    let row = sqlx::query(select_players!("WHERE token_hash = $1"))
-        .bind(token_hash)
-        .fetch_optional(conn)
-        .await?;
-    row.as_ref().map(player).transpose()
+    on_backend!(conn, c => {
+        sqlx::query(select_players!("WHERE token_hash = $1"))
+            .bind(token_hash)
+            .fetch_optional(c)
+            .await?
+            .as_ref()
+            .map(player)
+            .transpose()
+    })
 }
 
 /// Players who have finished at least one game, best score first, starting
@@ -139,15 +154,19 @@ pub async fn leaderboard(
     limit: i64,
 ) -> Result<Vec<PlayerRow>> {
     let (score, id) = after.unwrap_or((i64::MAX, ""));
-    let rows = sqlx::query(select_players!(
-        "WHERE games > 0 AND (score < $1 OR (score = $1 AND id > $2)) ORDER BY score DESC, id ASC LIMIT $3"
-    ))
-    .bind(score)
-    .bind(id)
-    .bind(limit)
-    .fetch_all(conn)
-    .await?;
-    rows.iter().map(player).collect()
+    on_backend!(conn, c => {
+        sqlx::query(select_players!(
+            "WHERE games > 0 AND (score < $1 OR (score = $1 AND id > $2)) ORDER BY score DESC, id ASC LIMIT $3"
+        ))
+        .bind(score)
+        .bind(id)
+        .bind(limit)
+        .fetch_all(c)
+        .await?
+        .iter()
+        .map(player)
+        .collect()
+    })
 }
 
 /// Adds (`sign` = 1) or takes back (`sign` = -1) one game's effect on a player.
@@ -158,19 +177,49 @@ pub async fn apply_score(conn: &mut Conn, id: &str, change: ScoreChange, sign: i
         ScoreChange::Draw => (0, 0, 0, 1, 0),
         ScoreChange::Abandoned => (-3, 0, 0, 0, 1),
     };
-    sqlx::query(
-        "UPDATE players SET score = score + $2, wins = wins + $3, losses = losses + $4,
-                draws = draws + $5, abandoned = abandoned + $7, games = games + $6
-         WHERE id = $1",
-    )
-    .bind(id)
-    .bind(score * sign)
-    .bind(wins * sign)
-    .bind(losses * sign)
-    .bind(draws * sign)
-    .bind(sign)
-    .bind(abandoned * sign)
-    .execute(conn)
-    .await?;
+    on_backend!(conn, c => {
+        sqlx::query(
+            "UPDATE players SET score = score + $2, wins = wins + $3, losses = losses + $4,
+                    draws = draws + $5, abandoned = abandoned + $7, games = games + $6
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(score * sign)
+        .bind(wins * sign)
+        .bind(losses * sign)
+        .bind(draws * sign)
+        .bind(sign)
+        .bind(abandoned * sign)
+        .execute(c)
+        .await?;
+    });
     Ok(())
+}
+
+/// Finished, scored games between players `a` and `b`: (games, a's wins,
+/// a's losses, draws).
+pub async fn head_to_head(conn: &mut Conn, a: &str, b: &str) -> Result<(i64, i64, i64, i64)> {
+    let (games, wins, losses, draws): (i64, Option<i64>, Option<i64>, Option<i64>) = on_backend!(conn, c => {
+        sqlx::query_as(
+            "SELECT COUNT(*),
+                        SUM(CASE WHEN (winner = 'black' AND black_id = $1) OR (winner = 'white' AND white_id = $1)
+                                 THEN 1 ELSE 0 END),
+                        SUM(CASE WHEN (winner = 'black' AND black_id = $2) OR (winner = 'white' AND white_id = $2)
+                                 THEN 1 ELSE 0 END),
+                        SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END)
+                 FROM games
+                 WHERE status = 'finished' AND scored
+                   AND ((black_id = $1 AND white_id = $2) OR (black_id = $2 AND white_id = $1))",
+        )
+        .bind(a)
+        .bind(b)
+        .fetch_one(c)
+        .await?
+    });
+    Ok((
+        games,
+        wins.unwrap_or(0),
+        losses.unwrap_or(0),
+        draws.unwrap_or(0),
+    ))
 }

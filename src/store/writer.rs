@@ -27,7 +27,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Result, StoreError};
+use super::{Conn, Raw, Result, StoreError};
 
 /// Jobs beyond this wait for the next batch, so that no caller waits on an
 /// endless one.
@@ -52,7 +52,7 @@ enum Step {
 }
 
 /// A write's statements.
-type Work = Box<dyn for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Step> + Send>;
+type Work = Box<dyn for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Step> + Send>;
 
 struct Job {
     work: Work,
@@ -88,6 +88,14 @@ async fn execute(conn: &mut SqliteConnection, sql: &'static str) -> Result<()> {
     Ok(())
 }
 
+/// The writer's connection under its [`Conn`].
+fn sqlite(conn: &mut Conn) -> &mut SqliteConnection {
+    match conn.raw() {
+        Raw::Sqlite(c) => c,
+        Raw::Postgres(_) => unreachable!("the SQLite writer holds a SQLite connection"),
+    }
+}
+
 impl Writer {
     /// Connects (failing here if the database cannot be opened) and starts
     /// the writer thread.
@@ -96,7 +104,7 @@ impl Writer {
         let (commands, receiver) = mpsc::unbounded_channel();
         let observer: Arc<OnceLock<Arc<dyn BatchObserver>>> = Arc::default();
         let thread = Thread {
-            conn: Some(conn),
+            conn: Some(Conn::sqlite(conn)),
             options,
             observer: observer.clone(),
         };
@@ -121,7 +129,7 @@ impl Writer {
     /// (an error at once, with its changes undone).
     pub(super) async fn write<T, E, F>(&self, job: F) -> std::result::Result<T, E>
     where
-        F: for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, std::result::Result<T, E>>
+        F: for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, std::result::Result<T, E>>
             + Send
             + 'static,
         T: Send + 'static,
@@ -151,7 +159,7 @@ impl Writer {
     pub(super) async fn write_unguarded<T, E, F>(&self, job: F) -> std::result::Result<T, E>
     where
         F: for<'c> FnOnce(
-                &'c mut SqliteConnection,
+                &'c mut Conn,
             ) -> BoxFuture<
                 'c,
                 std::result::Result<std::result::Result<T, E>, StoreError>,
@@ -260,7 +268,7 @@ async fn checkpoints(options: SqliteConnectOptions) {
 
 /// The writer thread's side.
 struct Thread {
-    conn: Option<SqliteConnection>,
+    conn: Option<Conn>,
     options: SqliteConnectOptions,
     observer: Arc<OnceLock<Arc<dyn BatchObserver>>>,
 }
@@ -305,26 +313,28 @@ impl Thread {
                 self.end(batch, broken, started).await;
             }
             if let Some(ack) = closing {
-                if let Some(conn) = self.conn.take() {
-                    let _ = conn.close().await;
-                }
+                self.close().await;
                 let _ = ack.send(());
                 return;
             }
         }
-        if let Some(conn) = self.conn.take() {
+        self.close().await;
+    }
+
+    async fn close(&mut self) {
+        if let Some(conn) = self.conn.take().and_then(Conn::into_sqlite) {
             let _ = conn.close().await;
         }
     }
 
     fn conn(&mut self) -> &mut SqliteConnection {
-        self.conn.as_mut().expect("connected before a batch")
+        sqlite(self.conn.as_mut().expect("connected before a batch"))
     }
 
     /// Opens a batch, connecting again first if the last one was lost.
     async fn begin(&mut self) -> Result<()> {
         if self.conn.is_none() {
-            self.conn = Some(self.options.connect().await?);
+            self.conn = Some(Conn::sqlite(self.options.connect().await?));
         }
         if let Err(e) = execute(self.conn(), "BEGIN IMMEDIATE").await {
             self.conn = None;
@@ -340,7 +350,8 @@ impl Thread {
             execute(self.conn(), "SAVEPOINT write").await?;
         }
         // A job that panics is a job that failed: its changes are undone.
-        let step = AssertUnwindSafe(work(self.conn()))
+        let conn = self.conn.as_mut().expect("connected before a batch");
+        let step = AssertUnwindSafe(work(conn))
             .catch_unwind()
             .await
             .unwrap_or_else(|_| {
@@ -437,10 +448,10 @@ mod tests {
             .unwrap()
     }
 
-    async fn insert(conn: &mut SqliteConnection, n: i64) -> Result<()> {
+    async fn insert(conn: &mut Conn, n: i64) -> Result<()> {
         sqlx::query("INSERT INTO t (n) VALUES ($1)")
             .bind(n)
-            .execute(conn)
+            .execute(sqlite(conn))
             .await?;
         Ok(())
     }

@@ -7,7 +7,7 @@ use gobang::service::ComputerConfig;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
+use crate::helpers::{assert_problem, fresh_database, spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn every_level_can_be_played_and_reports_its_depth_and_time() {
@@ -84,7 +84,12 @@ async fn when_every_search_is_taken_a_request_waits_then_gets_503_with_retry_aft
         default_budget: Duration::from_millis(200),
         max_budget: Duration::from_millis(1500),
     };
-    let app = spawn_app_with(dir.path().join("busy.db"), dir.clone(), computer).await;
+    let app = spawn_app_with(
+        fresh_database(dir.path(), "busy.db").await,
+        dir.clone(),
+        computer,
+    )
+    .await;
     let (game, token) = app.local_game(json!({"rules": "freestyle"})).await;
     app.play_ok(&game, &token, "h8").await;
     app.play_ok(&game, &token, "a1").await;
@@ -106,7 +111,12 @@ async fn a_requested_thinking_time_is_capped_by_the_server() {
         max_budget: Duration::from_millis(100),
         ..ComputerConfig::default()
     };
-    let app = spawn_app_with(dir.path().join("cap.db"), dir.clone(), computer).await;
+    let app = spawn_app_with(
+        fresh_database(dir.path(), "cap.db").await,
+        dir.clone(),
+        computer,
+    )
+    .await;
     let (game, token) = app.local_game(json!({"rules": "freestyle"})).await;
     app.play_ok(&game, &token, "h8").await;
     app.play_ok(&game, &token, "i9").await;

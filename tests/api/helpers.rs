@@ -1,7 +1,5 @@
 //! `spawn_app()` and request helpers shared by the API tests.
 
-use std::path::PathBuf;
-
 use actix_web::dev::ServerHandle;
 use gobang::api::RateLimitConfig;
 use gobang::service::{ComputerConfig, OnlineConfig};
@@ -9,12 +7,18 @@ use gobang::startup::{Application, Settings};
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
 
+pub use crate::database::fresh_database;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
 pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
-    pub database: PathBuf,
-    pub handle: ServerHandle,
-    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// The database's URL (a SQLite file, or a PostgreSQL database: see
+    /// `database`).
+    pub database: String,
+    server: Server,
     /// Keeps the database's directory alive for the test.
     pub dir: std::sync::Arc<tempfile::TempDir>,
 }
@@ -22,12 +26,12 @@ pub struct TestApp {
 /// A server on a fresh database.
 pub async fn spawn_app() -> TestApp {
     let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
-    let database = dir.path().join("gobang.db");
+    let database = fresh_database(dir.path(), "gobang.db").await;
     spawn_app_on(database, dir).await
 }
 
-/// A server on the given database file (to restart on the same one).
-pub async fn spawn_app_on(database: PathBuf, dir: std::sync::Arc<tempfile::TempDir>) -> TestApp {
+/// A server on the given database (to restart on the same one).
+pub async fn spawn_app_on(database: String, dir: std::sync::Arc<tempfile::TempDir>) -> TestApp {
     let computer = ComputerConfig {
         default_budget: std::time::Duration::from_millis(200),
         ..ComputerConfig::default()
@@ -37,7 +41,7 @@ pub async fn spawn_app_on(database: PathBuf, dir: std::sync::Arc<tempfile::TempD
 
 /// A server with its own settings for the computer.
 pub async fn spawn_app_with(
-    database: PathBuf,
+    database: String,
     dir: std::sync::Arc<tempfile::TempDir>,
     computer: ComputerConfig,
 ) -> TestApp {
@@ -47,7 +51,7 @@ pub async fn spawn_app_with(
 /// A server on a fresh database with its own settings for online play.
 pub async fn spawn_app_online(online: OnlineConfig) -> TestApp {
     let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
-    let database = dir.path().join("gobang.db");
+    let database = fresh_database(dir.path(), "gobang.db").await;
     let computer = ComputerConfig {
         default_budget: std::time::Duration::from_millis(200),
         ..ComputerConfig::default()
@@ -58,7 +62,7 @@ pub async fn spawn_app_online(online: OnlineConfig) -> TestApp {
 /// A server on a fresh database with rate limits on, as given.
 pub async fn spawn_app_limited(rate_limits: RateLimitConfig) -> TestApp {
     let dir = std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory"));
-    let database = dir.path().join("gobang.db");
+    let database = fresh_database(dir.path(), "gobang.db").await;
     let computer = ComputerConfig {
         default_budget: std::time::Duration::from_millis(200),
         ..ComputerConfig::default()
@@ -74,7 +78,7 @@ pub async fn spawn_app_limited(rate_limits: RateLimitConfig) -> TestApp {
 }
 
 async fn spawn_app_configured(
-    database: PathBuf,
+    database: String,
     dir: std::sync::Arc<tempfile::TempDir>,
     computer: ComputerConfig,
     online: OnlineConfig,
@@ -84,7 +88,7 @@ async fn spawn_app_configured(
 }
 
 async fn spawn_app_full(
-    database: PathBuf,
+    database: String,
     dir: std::sync::Arc<tempfile::TempDir>,
     computer: ComputerConfig,
     online: OnlineConfig,
@@ -93,7 +97,7 @@ async fn spawn_app_full(
     let settings = Settings {
         address: "127.0.0.1".into(),
         port: 0,
-        database_url: format!("sqlite:{}", database.display()),
+        database_url: database.clone(),
         cors_origins: vec!["https://widget.example".into()],
         computer,
         online,
@@ -111,9 +115,45 @@ async fn spawn_app_full(
         address,
         client: reqwest::Client::new(),
         database,
-        handle,
-        task,
+        server: Server::InProcess { handle, task },
         dir,
+    }
+}
+
+/// Where a test's server runs.
+enum Server {
+    /// In the test's process.
+    InProcess {
+        handle: ServerHandle,
+        task: tokio::task::JoinHandle<std::io::Result<()>>,
+    },
+    /// `gobang serve` as a process of its own (killed with the test).
+    Process(KillOnDrop),
+}
+
+/// A child process that does not outlive its test.
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `gobang serve` as a process of its own on `database` (a URL), once it
+/// answers.
+pub async fn serve_app(database: &str) -> TestApp {
+    let (child, address) = serve(database);
+    let child = KillOnDrop(child);
+    let client = reqwest::Client::new();
+    until_up(&client, &address).await;
+    TestApp {
+        address,
+        client,
+        database: database.to_string(),
+        server: Server::Process(child),
+        dir: std::sync::Arc::new(tempfile::tempdir().expect("a temporary directory")),
     }
 }
 
@@ -236,6 +276,17 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
+    /// The game once its version is past `version` (a long poll of 10 s).
+    pub async fn wait_for_version(&self, id: &str, version: i64) -> Value {
+        let response = self
+            .get(&format!(
+                "/v1/games/{id}?wait_for_version={version}&timeout=10"
+            ))
+            .await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
     /// The game as text (`Accept: text/plain`).
     pub async fn game_text(&self, id: &str) -> String {
         self.client
@@ -258,10 +309,33 @@ impl TestApp {
     }
 
     /// Stops the server gracefully and waits for it.
-    pub async fn stop(self) -> (PathBuf, std::sync::Arc<tempfile::TempDir>) {
-        self.handle.stop(true).await;
-        self.task.await.unwrap().unwrap();
+    pub async fn stop(self) -> (String, std::sync::Arc<tempfile::TempDir>) {
+        match self.server {
+            Server::InProcess { handle, task } => {
+                handle.stop(true).await;
+                task.await.unwrap().unwrap();
+            }
+            Server::Process(mut child) => {
+                let pid = child.0.id().to_string();
+                Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .expect("kill runs");
+                let _ = child.0.wait();
+            }
+        }
         (self.database, self.dir)
+    }
+
+    /// Kills the server's process at once (SIGKILL), as a crash would.
+    pub fn kill(&mut self) {
+        match &mut self.server {
+            Server::Process(child) => {
+                child.0.kill().expect("the server's process can be killed");
+                let _ = child.0.wait();
+            }
+            Server::InProcess { .. } => panic!("only a server process can be killed"),
+        }
     }
 }
 
@@ -279,4 +353,33 @@ pub async fn assert_problem(response: Response, status: StatusCode, code: &str) 
     assert!(body["title"].is_string() && body["type"].is_string());
     assert!(!body["detail"].as_str().unwrap().is_empty());
     body
+}
+
+/// `gobang serve` as its own process on a free port and `database` (a URL).
+pub fn serve(database: &str) -> (Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(env!("CARGO_BIN_EXE_gobang"))
+        .args(["serve", "--rate-limits", "off", "--port", &port.to_string()])
+        .arg("--database-url")
+        .arg(database)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gobang serve starts");
+    (child, format!("http://127.0.0.1:{port}"))
+}
+
+pub async fn until_up(client: &reqwest::Client, url: &str) {
+    for _ in 0..100 {
+        if client.get(format!("{url}/healthz")).send().await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server did not come up at {url}");
 }

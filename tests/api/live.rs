@@ -63,20 +63,28 @@ impl EventReader {
 
 /// The smallest WebSocket client that follows a game: the handshake, then
 /// the server's (unmasked, unfragmented) text frames.
-struct Socket {
+pub(crate) struct Socket {
     stream: tokio::net::TcpStream,
     buffer: Vec<u8>,
 }
 
 impl Socket {
     async fn open(app: &TestApp, path: &str) -> Socket {
+        Socket::open_as(app, path, None).await
+    }
+
+    /// With `token` in the handshake's `Authorization` header.
+    pub(crate) async fn open_as(app: &TestApp, path: &str, token: Option<&str>) -> Socket {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let authorization = token
+            .map(|t| format!("Authorization: Bearer {t}\r\n"))
+            .unwrap_or_default();
         let host = app.address.trim_start_matches("http://");
         let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
         // The key and its accept value are the example of RFC 6455, 1.3.
         let request = format!(
             "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{authorization}\r\n"
         );
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut buffer = Vec::new();
@@ -100,7 +108,7 @@ impl Socket {
     }
 
     /// The next text message, as JSON.
-    async fn next(&mut self) -> Value {
+    pub(crate) async fn next(&mut self) -> Value {
         use tokio::io::AsyncReadExt;
         loop {
             if let Some((opcode, payload)) = self.frame() {

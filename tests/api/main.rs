@@ -1,4 +1,6 @@
-//! The real server on a random port with its own SQLite file, over HTTP.
+//! The real server on a random port with its own database, over HTTP: a
+//! SQLite file, or with `GOBANG_TEST_BACKEND=postgres` a PostgreSQL
+//! database (see `database`), so one suite checks both backends.
 
 mod analysis;
 mod auth;
@@ -6,10 +8,12 @@ mod browser;
 mod client;
 mod computer;
 mod concurrency;
+mod database;
 mod errors;
 mod games;
 mod helpers;
 mod idempotency;
+mod instances;
 mod limits;
 mod live;
 mod metrics;
@@ -17,8 +21,11 @@ mod online;
 mod openapi;
 mod openings;
 mod pictures;
+mod player_stream;
 mod players;
+mod ratings;
 mod records;
 mod restart;
+mod seeks;
 mod shutdown;
 mod undo_redo;

@@ -1,45 +1,18 @@
 //! A stopping server (SIGTERM, as a deploy sends) lets its followers go so
 //! that they reconnect, answers what is under way, and loses nothing.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-/// `gobang serve` as its own process on a free port and `database`.
-fn serve(database: &std::path::Path) -> (Child, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(env!("CARGO_BIN_EXE_gobang"))
-        .args(["serve", "--rate-limits", "off", "--port", &port.to_string()])
-        .arg("--database-url")
-        .arg(format!("sqlite:{}", database.display()))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("gobang serve starts");
-    (child, format!("http://127.0.0.1:{port}"))
-}
-
-async fn until_up(client: &reqwest::Client, url: &str) {
-    for _ in 0..100 {
-        if client.get(format!("{url}/healthz")).send().await.is_ok() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the server did not come up at {url}");
-}
+use crate::helpers::{fresh_database, serve, until_up};
 
 #[tokio::test]
 async fn on_sigterm_streams_are_told_to_reconnect_and_nothing_is_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let database = dir.path().join("gobang.db");
+    let database = fresh_database(dir.path(), "gobang.db").await;
     let (mut server, url) = serve(&database);
     let client = reqwest::Client::new();
     until_up(&client, &url).await;
