@@ -1,7 +1,6 @@
 //! Players: names, secret tokens (stored only as hashes), scores, the
 //! leaderboard, and telling who is calling.
 
-use chrono::Utc;
 use sha2::{Digest, Sha256};
 
 use super::cursor::{self, hex};
@@ -75,6 +74,16 @@ pub struct NewlyCreated {
     pub token: Token,
 }
 
+/// Two players' finished games against each other, from one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeadToHead {
+    pub opponent_id: String,
+    pub games: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+}
+
 impl Service {
     pub async fn create_player(&self, name: &PlayerName) -> Result<NewlyCreated> {
         let name = name.clone();
@@ -91,6 +100,21 @@ impl Service {
                 what: "player",
                 id: id.to_string(),
             })
+    }
+
+    /// Finished games between players `id` and `opponent`, from `id`'s
+    /// side.
+    pub async fn head_to_head(&self, id: &str, opponent: &str) -> Result<HeadToHead> {
+        self.player(opponent).await?;
+        let mut conn = self.store.read().await?;
+        let (games, wins, losses, draws) = store::head_to_head(&mut conn, id, opponent).await?;
+        Ok(HeadToHead {
+            opponent_id: opponent.to_string(),
+            games,
+            wins,
+            losses,
+            draws,
+        })
     }
 
     /// Gives `player` a new name (names need not be unique: the id is the
@@ -171,7 +195,7 @@ impl Service {
                             &computer_id(level),
                             &name,
                             level.as_str(),
-                            Utc::now(),
+                            super::now(),
                         )
                         .await?;
                     }
@@ -189,7 +213,7 @@ pub(super) async fn create_player_in(
 ) -> Result<NewlyCreated> {
     let token = Token::generate();
     let id = random_id("p_");
-    let now = Utc::now();
+    let now = super::now();
     store::insert_player(
         tx,
         NewPlayer {

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::{OpeningView, PointView};
 use crate::rules::{Color, ForbiddenKind, Point};
-use crate::service::{Game, OfferKind, Seat, Status};
+use crate::service::{Game, OfferKind, Seat, SeatRating, Status};
 
 /// Who sits in a seat.
 #[derive(Debug, Serialize, ToSchema)]
@@ -17,29 +17,56 @@ pub struct SeatView {
     pub name: Option<String>,
     /// The computer level, for computer seats.
     pub level: Option<String>,
+    /// The player's rating in the game's rating category when they sat
+    /// down (absent for an open seat).
+    pub rating: Option<SeatRatingView>,
 }
 
-impl From<&Seat> for SeatView {
-    fn from(seat: &Seat) -> Self {
-        match seat {
-            Seat::Open => SeatView {
-                kind: "open",
-                player_id: None,
-                name: None,
-                level: None,
-            },
-            Seat::Human { id, name } => SeatView {
-                kind: "human",
-                player_id: Some(id.clone()),
-                name: Some(name.clone()),
-                level: None,
-            },
-            Seat::Computer { id, name, level } => SeatView {
-                kind: "computer",
-                player_id: Some(id.clone()),
-                name: Some(name.clone()),
-                level: Some(level.to_string()),
-            },
+/// A rating beside a name.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"rating": 1662.3, "deviation": 290.3, "provisional": true}))]
+pub struct SeatRatingView {
+    pub rating: f64,
+    pub deviation: f64,
+    /// Not yet known well enough to rank: shown as `1662?`.
+    pub provisional: bool,
+}
+
+impl SeatView {
+    fn of(seat: &Seat, rating: Option<SeatRating>) -> Self {
+        let (kind, player_id, name, level) = match seat {
+            Seat::Open => ("open", None, None, None),
+            Seat::Human { id, name } => ("human", Some(id.clone()), Some(name.clone()), None),
+            Seat::Computer { id, name, level } => (
+                "computer",
+                Some(id.clone()),
+                Some(name.clone()),
+                Some(level.to_string()),
+            ),
+        };
+        SeatView {
+            kind,
+            player_id,
+            name,
+            level,
+            rating: rating.map(|r| SeatRatingView {
+                rating: r.rating,
+                deviation: r.deviation,
+                provisional: r.provisional(),
+            }),
+        }
+    }
+
+    /// The name with its rating, as a text board shows it: `Ada (1523?)`.
+    pub fn label(&self) -> String {
+        let name = self.name.as_deref().unwrap_or("(open)");
+        match &self.rating {
+            Some(r) => format!(
+                "{name} ({:.0}{})",
+                r.rating,
+                if r.provisional { "?" } else { "" }
+            ),
+            None => name.to_string(),
         }
     }
 }
@@ -146,6 +173,11 @@ pub struct GameView {
     pub rematch_id: Option<String>,
     /// The opening rule, its phase and who acts.
     pub opening: OpeningView,
+    /// Whether the result changes the players' ratings (in `rating_category`).
+    pub rated: bool,
+    /// The category this game's rules are rated in: `freestyle-15`,
+    /// `freestyle-19`, `standard`, `renju`, `tictactoe` or `custom`.
+    pub rating_category: &'static str,
     /// Raised by every change; also the ETag.
     pub version: i64,
     pub created_at: DateTime<Utc>,
@@ -229,8 +261,8 @@ impl GameView {
                 crate::rules::ForbiddenPolicy::Lose => "lose",
             }),
             seats: Seats {
-                black: (&game.black).into(),
-                white: (&game.white).into(),
+                black: SeatView::of(&game.black, game.seat_ratings[0]),
+                white: SeatView::of(&game.white, game.seat_ratings[1]),
             },
             mode: game.mode().as_str(),
             board: game.position.board().rows(),
@@ -288,6 +320,8 @@ impl GameView {
             rematch_of: game.rematch_of.clone(),
             rematch_id: game.rematch_id.clone(),
             opening: OpeningView::from(game),
+            rated: game.rated,
+            rating_category: crate::service::category(&game.variant),
             version: game.version,
             created_at: game.created_at,
             updated_at: game.updated_at,

@@ -368,6 +368,25 @@ pub struct Game {
     pub(super) spawned: Option<Box<Game>>,
     /// The opening rule and the opening decisions made.
     pub opening: Opening,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// Each seated player's rating in the game's category when they sat
+    /// down (black, white); see `ratings::note_seat_ratings`.
+    pub seat_ratings: [Option<SeatRating>; 2],
+}
+
+/// A player's rating as shown beside their name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatRating {
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+impl SeatRating {
+    /// Not yet known well enough to rank (shown with a `?`).
+    pub fn provisional(&self) -> bool {
+        self.deviation > super::ratings::PROVISIONAL_DEVIATION
+    }
 }
 
 /// The seats and settings of a game about to be created.
@@ -381,6 +400,7 @@ pub(super) struct NewGame {
     pub idle_limit_ms: Option<i64>,
     pub rematch_of: Option<String>,
     pub opening: OpeningRule,
+    pub rated: bool,
 }
 
 impl Game {
@@ -419,6 +439,8 @@ impl Game {
             rematch_id: None,
             spawned: None,
             opening: Opening::new(new.opening),
+            rated: new.rated,
+            seat_ratings: [None; 2],
         }
     }
 
@@ -610,6 +632,7 @@ mod tests {
                 idle_limit_ms: Some(60_000),
                 rematch_of: None,
                 opening: OpeningRule::Free,
+                rated: false,
             },
             now,
         )

@@ -2,7 +2,9 @@
 //! seated players' rows by replaying its compact move record, and turned
 //! back into the row to write.
 
-use super::{Clock, Declines, Game, GameResult, Offer, OfferKind, Reason, Seat, Status};
+use super::{
+    Clock, Declines, Game, GameResult, Offer, OfferKind, Reason, Seat, SeatRating, Status,
+};
 use crate::rules::{Color, ForbiddenPolicy, Opening, Point, Position, Variant};
 use crate::service::error::{Result, ServiceError};
 use crate::store::{GameRow, PlayerRow};
@@ -117,6 +119,11 @@ impl Game {
             rematch_id: row.rematch_id,
             spawned: None,
             opening,
+            rated: row.rated,
+            seat_ratings: [
+                seat_rating(row.black_rating, row.black_deviation),
+                seat_rating(row.white_rating, row.white_deviation),
+            ],
         })
     }
 
@@ -182,8 +189,20 @@ impl Game {
             rematch_id: self.rematch_id.clone(),
             opening_rule: self.opening.rule().as_str().to_string(),
             opening_log: self.opening.log().to_string(),
+            rated: self.rated,
+            black_rating: self.seat_ratings[0].map(|r| r.rating),
+            black_deviation: self.seat_ratings[0].map(|r| r.deviation),
+            white_rating: self.seat_ratings[1].map(|r| r.rating),
+            white_deviation: self.seat_ratings[1].map(|r| r.deviation),
         }
     }
+}
+
+fn seat_rating(rating: Option<f64>, deviation: Option<f64>) -> Option<SeatRating> {
+    Some(SeatRating {
+        rating: rating?,
+        deviation: deviation?,
+    })
 }
 
 /// The variant a stored game is played under.
