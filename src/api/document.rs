@@ -6,7 +6,7 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{analysis, events, games, metrics, online, opening, pictures, players, records};
+use super::{analysis, events, games, metrics, online, opening, pictures, players, records, seeks};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -23,7 +23,13 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         players::create_player,
         players::me,
         players::rename,
+        events::player_events,
+        events::player_websocket,
         players::get_player,
+        seeks::create_seek,
+        seeks::get_seek,
+        seeks::cancel_seek,
+        players::rating_history,
         players::leaderboard,
         games::create_game,
         games::list_games,
@@ -68,6 +74,7 @@ first: `.` empty, `X` black, `O` white. Every error is `application/problem+json
         (name = "analysis", description = "The computer's view of any position, without a game"),
         (name = "records", description = "Games kept and shown: records in SGF, PSQ, move lists and JSON, out and in; pictures of the board"),
         (name = "online", description = "Two people on two devices: invitations, takebacks, draw offers, rematches, abandonment"),
+        (name = "seeks", description = "Quick pairing: find an opponent for the game you want"),
         (name = "live", description = "Following a game as it changes: server-sent events, WebSocket, long polling"),
         (name = "operations", description = "Health and metrics, for operators"),
     )

@@ -61,6 +61,7 @@ mod opening;
 mod pictures;
 mod players;
 mod records;
+mod seeks;
 mod types;
 
 use actix_web::{HttpResponse, get, web};
@@ -158,7 +159,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(players::create_player)
     .service(players::me)
     .service(players::rename)
+    .service(events::player_events)
+    .service(events::player_websocket)
     .service(players::get_player)
+    .service(seeks::create_seek)
+    .service(seeks::get_seek)
+    .service(seeks::cancel_seek)
+    .service(players::rating_history)
     .service(players::leaderboard)
     .service(games::list_games)
     .service(games::join)

@@ -18,23 +18,31 @@ mod persist;
 mod pictures;
 mod play;
 mod players;
+mod ratings;
 mod records;
+mod relay;
 mod replies;
+mod seeks;
 
 pub use analysis::PositionInput;
 pub use computer::{Computer, ComputerConfig, ThinkingBudget, Thought, paid_by};
 pub use error::{Result, ServiceError};
 pub use events::{Events, GameEvent, Subscription};
 pub use game::{
-    Clock, Declines, Game, GameResult, Mode, MoveRecord, Offer, OfferKind, Reason, Seat, Status,
+    Clock, Declines, Game, GameResult, Mode, MoveRecord, Offer, OfferKind, Reason, Seat,
+    SeatRating, Status,
 };
 pub use games::{GameList, GameSpec, SeatSpec};
 pub use offers::GameOffer;
 pub use online::{OnlineConfig, RematchOutcome};
 pub use opening::OpeningRequest;
 pub use play::{PlayOutcome, PointInput};
-pub use players::{NewlyCreated, PlayerName, Token, computer_id};
+pub use players::{HeadToHead, NewlyCreated, PlayerName, Token, computer_id};
+pub use ratings::{
+    CATEGORIES, PROVISIONAL_DEVIATION, Rating, RatingBoard, RatingHistory, category, check_category,
+};
 pub use records::ImportRequest;
+pub use seeks::{ComputerFallback, MAX_COMPUTER_AFTER, SEEK_TTL, Seek, SeekSpec, SeekStatus};
 
 use std::sync::Arc;
 
@@ -76,6 +84,7 @@ impl Service {
             metrics,
         };
         service.ensure_computer_players().await?;
+        service.relay_changes();
         Ok(service)
     }
 
@@ -111,6 +120,13 @@ impl Service {
     pub async fn health(&self) -> Result<()> {
         Ok(self.store.ping().await?)
     }
+}
+
+/// The time now, to the microsecond: as precise as either database keeps
+/// it, so a game reads back from the store exactly as it was written.
+fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(6)
 }
 
 /// A fresh random id with a prefix, e.g. `g_5kq2…`.

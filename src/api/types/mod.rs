@@ -1,8 +1,8 @@
 //! The JSON of the HTTP contract: request bodies, responses, and how the
 //! service's values are shown.
 
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::rules::Point;
 
@@ -13,12 +13,14 @@ mod game_view;
 mod moves;
 mod players;
 mod requests;
+mod seeks;
 
 pub use analysis::*;
 pub use game_view::*;
 pub use moves::*;
 pub use players::*;
 pub use requests::*;
+pub use seeks::*;
 
 /// A point in both spellings: `x`, `y` 0-based from the top-left, and the
 /// renju `name` (column letter from the left, row number from the bottom).
@@ -38,17 +40,6 @@ impl PointView {
             name: p.name(height).to_string(),
         }
     }
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct PageQuery {
-    /// Page size, 1–100 (default 20).
-    #[param(minimum = 1, maximum = 100)]
-    pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page.
-    #[param(pattern = "^-?[0-9]{1,18}\\.[0-9A-Za-z_-]{1,64}$")]
-    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -69,6 +69,10 @@ pub struct CreateGame {
     /// player places three stones, the other chooses a colour). The seat
     /// `black` is the tentative black / first player.
     pub opening: Option<String>,
+    /// Whether the result changes the players' Glicko-2 ratings in the
+    /// game's category (default false): for games between two people, or a
+    /// person and a computer level.
+    pub rated: Option<bool>,
 }
 
 /// A game clock: each side has `main_ms`; after each of its moves a side
