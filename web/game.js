@@ -300,11 +300,16 @@ class GameScreen {
     const row = (side) => {
       const seat = g.seats[side];
       const name = seat.kind === 'open' ? t('seat.open') : seat.kind === 'computer' ? t('seat.computer', t('level.' + seat.level)) : seat.name;
+      // The rating they sat down with; `?` while provisional.
+      const rating = seat.rating
+        ? h('span', { class: 'rating', 'data-rating': side }, `${Math.round(seat.rating.rating)}${seat.rating.provisional ? '?' : ''}`)
+        : null;
       const toMove = g.status === 'in_progress' && (g.opening?.to_act || g.to_move) === side;
       return h('li', { class: `player ${side}${toMove ? ' to-move' : ''}`, 'data-side': side },
         h('span', { class: `chip ${side}`, 'aria-hidden': 'true' }),
         h('span', { class: 'who' }, h('span', { class: 'name' }, name),
-          h('span', { class: 'colour' }, t(side) + (mine.includes(side) && mine.length === 1 ? ' · ' + t('you') : ''))),
+          h('span', { class: 'colour' }, t(side) + (mine.includes(side) && mine.length === 1 ? ' · ' + t('you') : ''),
+            rating ? ' · ' : null, rating)),
         g.clock ? h('span', { class: 'clock', 'data-clock': side }) : null,
         toMove ? h('span', { class: 'sr-only' }, t('toMove')) : null);
     };

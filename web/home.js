@@ -33,10 +33,12 @@ export function homeScreen(main) {
   const height = h('input', { name: 'height', id: 'f-height', type: 'number', min: 3, max: 26, value: saved.height || 6 });
   const k = h('input', { name: 'k', id: 'f-k', type: 'number', min: 3, max: 26, value: saved.k || 4 });
   const opening = select('opening', [], saved.opening || 'free');
-  const opponent = select('opponent', ['computer', 'local', 'online'].map((o) => [o, t('opponent.' + o)]), saved.opponent || 'computer');
+  const opponent = select('opponent', ['computer', 'local', 'online', 'anyone'].map((o) => [o, t('opponent.' + o)]), saved.opponent || 'computer');
   const level = select('level', LEVELS.map((l) => [l, t('level.' + l)]), saved.level || 'intermediate');
   const colour = select('colour', ['black', 'white', 'random'].map((c) => [c, t('colour.' + c)]), saved.colour || 'black');
   const clock = select('clock', CLOCKS.map((ms) => [String(ms), ms ? t('clock.minutes', ms / 60000) : t('clock.none')]), String(saved.clock ?? 0));
+  const rated = h('input', { name: 'rated', id: 'f-rated', type: 'checkbox', checked: saved.rated ?? true });
+  const fallback = select('fallback', [0, 30, 60].map((s) => [String(s), s ? t('fallback.after', s) : t('fallback.never')]), String(saved.fallback ?? 30));
   const name = h('input', { name: 'name', id: 'f-name', maxlength: 40, autocomplete: 'nickname', placeholder: t('name.placeholder') });
   const start = h('button', { type: 'submit', class: 'primary', id: 'start' }, t('start'));
 
@@ -44,6 +46,7 @@ export function homeScreen(main) {
     size: field('field.size', size), width: field('field.width', width), height: field('field.height', height),
     k: field('field.k', k), opening: field('field.opening', opening), level: field('field.level', level),
     colour: field('field.colour', colour), clock: field('field.clock', clock),
+    rated: field('field.rated', rated), fallback: field('field.fallback', fallback),
   };
   const sync = () => {
     const r = rules.value;
@@ -58,6 +61,7 @@ export function homeScreen(main) {
     rows.level.hidden = opponent.value !== 'computer';
     rows.colour.hidden = opponent.value === 'local';
     rows.clock.hidden = opponent.value === 'computer';
+    rows.rated.hidden = rows.fallback.hidden = opponent.value !== 'anyone';
   };
   rules.addEventListener('change', sync);
   opponent.addEventListener('change', sync);
@@ -67,7 +71,7 @@ export function homeScreen(main) {
     h('p', { class: 'lead' }, t('home.lead')),
     me ? h('p', { class: 'muted' }, t('home.as', me.name)) : field('field.name', name),
     field('field.rules', rules), rows.size, rows.width, rows.height, rows.k, rows.opening,
-    field('field.opponent', opponent), rows.level, rows.colour, rows.clock, start,
+    field('field.opponent', opponent), rows.level, rows.colour, rows.clock, rows.rated, rows.fallback, start,
   );
   sync();
 
@@ -76,13 +80,19 @@ export function homeScreen(main) {
     const choice = {
       rules: rules.value, size: Number(size.value), width: Number(width.value), height: Number(height.value),
       k: Number(k.value), opening: opening.value, opponent: opponent.value, level: level.value,
-      colour: colour.value, clock: Number(clock.value),
+      colour: colour.value, clock: Number(clock.value), rated: rated.checked, fallback: Number(fallback.value),
     };
     localStorage.setItem('gobang.newgame', JSON.stringify(choice));
     start.disabled = true;
     start.textContent = t('starting');
     try {
       await ensurePlayer(name.value);
+      if (choice.opponent === 'anyone') {
+        const paired = await findOpponent(form, seekRequest(choice));
+        if (paired) navigate(`/g/${paired}`);
+        else homeAgain(main);
+        return;
+      }
       const created = await api.createGame(gameRequest(choice));
       navigate(`/g/${created.game.id}`);
     } catch (err) {
@@ -93,6 +103,70 @@ export function homeScreen(main) {
   });
 
   main.append(h('section', { class: 'home' }, form, loadForm()));
+}
+
+/** The form again, after a search that found nobody or was stopped. */
+function homeAgain(main) {
+  main.replaceChildren();
+  homeScreen(main);
+}
+
+/** Seeks a game and waits for the pairing (long polling, which keeps the
+ * seek alive), showing how long it has waited and a button to stop; the
+ * game's id once paired, or null. */
+async function findOpponent(form, body) {
+  let seek = await api.request('POST', '/v1/seeks', { body });
+  const started = Date.now();
+  const waited = h('p', { class: 'muted', id: 'seek-waited' }, t('seek.waited', 0));
+  const stop = h('button', { type: 'button', id: 'cancel-seek' }, t('seek.cancel'));
+  const card = h('section', { class: 'card new-game', id: 'seeking', 'data-seek': seek.id },
+    h('h1', {}, t('seek.title')), waited, stop);
+  form.replaceWith(card);
+  const timer = setInterval(() => {
+    waited.textContent = t('seek.waited', Math.round((Date.now() - started) / 1000));
+  }, 1000);
+  const controller = new AbortController();
+  // The cancellation under way, awaited before the form comes back so that
+  // whoever looks next finds the seek cancelled.
+  let stopping = null;
+  stop.addEventListener('click', () => {
+    if (stopping) return;
+    stop.disabled = true;
+    stopping = api.request('DELETE', `/v1/seeks/${encodeURIComponent(seek.id)}`).catch((err) => {
+      toast(problemText(err));
+      return seek;
+    });
+    controller.abort();
+  });
+  try {
+    while (seek.status === 'waiting' && !stopping) {
+      try {
+        seek = await api.request('GET', `/v1/seeks/${encodeURIComponent(seek.id)}`, { query: { wait: 25 }, signal: controller.signal });
+      } catch (err) {
+        if (err.name === 'AbortError') break;
+        throw err;
+      }
+    }
+    if (stopping) seek = await stopping;
+  } finally {
+    clearInterval(timer);
+  }
+  // A pairing that came just as the person stopped still stands.
+  if (seek.status === 'paired') return seek.game_id;
+  if (seek.status === 'expired') toast(t('seek.expired'));
+  return null;
+}
+
+/** The body of `POST /v1/seeks` for the form's choices. */
+export function seekRequest(c) {
+  const game = gameRequest({ ...c, opponent: 'online', colour: 'black' });
+  const body = { rules: game.rules, rated: c.rated };
+  for (const key of ['board_size', 'width', 'height', 'k', 'opening', 'clock']) {
+    if (game[key] !== undefined) body[key] = game[key];
+  }
+  if (c.colour !== 'random') body.colour = c.colour;
+  if (c.fallback > 0) body.computer = { after_s: c.fallback };
+  return body;
 }
 
 /** Loading a record file as a new game (POST /v1/games/import). */

@@ -528,3 +528,80 @@ async fn a_computer_that_could_not_reply_is_asked_again_with_a_button() {
     page.element("#ai-move").await;
     page.close().await;
 }
+
+#[tokio::test]
+async fn two_browsers_asking_for_anyone_are_paired_and_one_can_stop_looking() {
+    let Some((driver, app)) = start().await else {
+        return;
+    };
+    let choices = [
+        ("rules", "renju"),
+        ("opponent", "anyone"),
+        ("colour", "random"),
+        ("fallback", "0"),
+    ];
+    // Ada asks first and waits, the seconds counting.
+    let ada = driver.desktop().await;
+    ada.goto(&format!("{}/", app.address)).await;
+    for (field, value) in choices {
+        ada.element(&format!("#f-{field}"))
+            .await
+            .select_by_value(value)
+            .await
+            .unwrap();
+    }
+    ada.click("#start").await;
+    ada.element("#seeking").await;
+    ada.wait_until("return document.getElementById('seek-waited').textContent.includes('1')")
+        .await;
+    // Bob asks for the same: paired at once, both pages go to the game.
+    let bob = driver.desktop().await;
+    let game = start_game(&bob, &app.address, &choices).await;
+    ada.element(".game").await;
+    ada.settled().await;
+    let path = ada.js("return location.pathname").await;
+    assert_eq!(path, json!(format!("/g/{game}")));
+    let state = app.game(&game).await;
+    assert_eq!(state["rules"], "renju");
+    assert_eq!(state["rated"], true);
+    assert_eq!(state["status"], "in_progress");
+    // Each seat with its rating, provisional for newcomers.
+    assert_eq!(ada.text("[data-rating='black']").await, "1500?");
+    assert_eq!(bob.text("[data-rating='white']").await, "1500?");
+
+    // Carol asks, nobody comes, she stops: the form is back, her seek
+    // cancelled.
+    let carol = driver.desktop().await;
+    carol.goto(&format!("{}/", app.address)).await;
+    carol
+        .element("#f-opponent")
+        .await
+        .select_by_value("anyone")
+        .await
+        .unwrap();
+    carol.click("#start").await;
+    let seek = carol
+        .element("#seeking")
+        .await
+        .attr("data-seek")
+        .await
+        .unwrap()
+        .expect("the seek's id");
+    carol.click("#cancel-seek").await;
+    carol.element("#new-game").await;
+    let token = carol
+        .js("return JSON.parse(localStorage.getItem('gobang.player')).token")
+        .await;
+    let response = app
+        .client
+        .get(app.url(&format!("/v1/seeks/{seek}")))
+        .bearer_auth(token.as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    let seek: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(seek["status"], "cancelled", "{seek}");
+    for page in [ada, bob, carol] {
+        page.close().await;
+    }
+}
