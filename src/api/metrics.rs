@@ -12,7 +12,8 @@ use super::error::Result;
 use crate::metrics::{RequestLabels, RouteLabels};
 use crate::service::Service;
 
-/// Requests slower than this are logged at warn.
+/// Requests slower than this are logged at warn (long polls, which wait
+/// on purpose, are not).
 #[derive(Clone, Copy, Debug)]
 pub struct SlowRequest(pub Duration);
 
@@ -26,6 +27,11 @@ pub async fn observe(
     let service = req.app_data::<web::Data<Service>>().cloned();
     let slow = req.app_data::<SlowRequest>().copied();
     let method = req.method().to_string();
+    // A long poll (`?wait=`) is slow because it was asked to be.
+    let long_poll = req
+        .query_string()
+        .split('&')
+        .any(|pair| pair.starts_with("wait=") && pair != "wait=0");
     let response = next.call(req).await?;
     let elapsed = started.elapsed();
     let route = response
@@ -53,6 +59,7 @@ pub async fn observe(
     }
     if let Some(SlowRequest(threshold)) = slow
         && elapsed > threshold
+        && !long_poll
     {
         tracing::warn!(
             %method,
