@@ -46,12 +46,12 @@ struct ArenaArgs {
     /// Games to play; each opening is played twice with colours swapped.
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// freestyle, standard or renju.
+    /// The rule set, by its API name: freestyle, standard, renju, tictactoe.
     #[arg(long, default_value = "freestyle")]
     rules: String,
-    /// Board size (freestyle and standard).
-    #[arg(long, default_value_t = 15)]
-    size: u8,
+    /// Board size, where the rule set has a choice (default 15).
+    #[arg(long)]
+    size: Option<u8>,
     /// Thinking time per move, in ms.
     #[arg(long, default_value_t = 200)]
     time_ms: u64,
@@ -136,8 +136,19 @@ struct ServeArgs {
     slow_request_ms: u64,
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    match Cli::parse().command {
+fn main() -> std::process::ExitCode {
+    // Errors as their messages say them (not Rust's debug form).
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    match cli.command {
         Command::Openapi => {
             println!("{}", gobang::api::openapi_json());
             Ok(())
@@ -154,18 +165,20 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 
 fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::arena::{self, Contender, MatchConfig};
-    use gobang::rules::{ForbiddenPolicy, Variant};
+    use gobang::rules::{ForbiddenPolicy, RuleSet, Variant, VariantSpec};
     use std::io::Write;
 
-    let variant = match args.rules.as_str() {
-        "freestyle" => Variant::freestyle(args.size)?,
-        "standard" => Variant::standard(args.size)?,
-        // The referee applies the tournament rule: a forbidden move loses.
-        "renju" => Variant::renju(ForbiddenPolicy::Lose),
-        other => {
-            return Err(format!("rules must be freestyle, standard or renju, not {other}").into());
-        }
+    let rules: RuleSet = args.rules.parse()?;
+    let mut spec = VariantSpec {
+        board_size: args.size,
+        ..VariantSpec::default()
     };
+    let mut variant = Variant::from_spec(rules, &spec)?;
+    if variant.forbidden_policy().is_some() {
+        // The referee applies the tournament rule: a forbidden move loses.
+        spec.forbidden = Some(ForbiddenPolicy::Lose);
+        variant = Variant::from_spec(rules, &spec)?;
+    }
     let config = MatchConfig {
         first: args.first.parse::<Contender>()?,
         second: args.second.parse::<Contender>()?,
