@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::engine::{self, Level, Limits};
+use crate::engine::{self, Level, Limits, Memory};
 use crate::rules::{
     Color, Decision, OPENINGS, Opening, OpeningRule, Outcome, Phase, Point, Position, Variant,
 };
@@ -338,14 +338,15 @@ impl Drop for External {
 }
 
 enum Player {
-    Level(Level),
+    /// A level, with what it kept from its earlier moves of the game.
+    Level(Level, Memory),
     External(Box<External>),
 }
 
 impl Player {
     fn new(contender: &Contender, variant: &Variant, time: Duration) -> Result<Player, String> {
         Ok(match contender {
-            Contender::Level(level) => Player::Level(*level),
+            Contender::Level(level) => Player::Level(*level, Memory::new()),
             Contender::External(command) => {
                 Player::External(Box::new(External::start(command, variant, time)?))
             }
@@ -360,10 +361,10 @@ impl Player {
         seed: u64,
     ) -> Result<(Point, Duration), String> {
         match self {
-            Player::Level(level) => {
+            Player::Level(level, memory) => {
                 let limits = Limits::timed(time, seed);
                 let started = Instant::now();
-                engine::think(position, *level, &limits)
+                engine::think_remembering(position, *level, &limits, Some(memory))
                     .map(|d| (d.point, started.elapsed()))
                     .ok_or_else(|| "no move".to_string())
             }
@@ -381,7 +382,7 @@ impl Player {
     ) -> Result<engine::OpeningAction, String> {
         use engine::OpeningAction;
         match self {
-            Player::Level(level) => {
+            Player::Level(level, _) => {
                 let limits = Limits::timed(time, seed);
                 engine::decide_opening(position, opening, *level, &limits)
                     .ok_or_else(|| "no opening action".to_string())

@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use crate::engine::{self, Level, Limits, OpeningAction};
+use crate::engine::{self, Level, Limits, Memory, OpeningAction};
 use crate::rules::{Decision, Opening, OpeningRule, Point, Position, Variant};
 
 /// The protocol state: the board as the manager describes it.
@@ -21,6 +21,8 @@ pub struct Brain {
     seed: u64,
     /// The stones of a SWAP2BOARD command, in order, until its DONE.
     swap2: Option<Vec<Point>>,
+    /// What its searches found, for the next ones.
+    memory: Memory,
 }
 
 impl Brain {
@@ -35,6 +37,7 @@ impl Brain {
             stones: Vec::new(),
             seed: 1,
             swap2: None,
+            memory: Memory::new(),
         }
     }
 
@@ -160,7 +163,7 @@ impl Brain {
             Err(e) => return format!("ERROR {e}"),
         };
         let limits = self.limits();
-        match engine::think(&position, self.level, &limits) {
+        match engine::think_remembering(&position, self.level, &limits, Some(&mut self.memory)) {
             Some(decision) => {
                 self.stones.push((decision.point, true));
                 // What Gomocup managers show of an engine's thinking.

@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::rules::{Point, Position};
+use crate::rules::{Point, Position, Variant};
 
 pub use opening::{OpeningAction, decide as decide_opening};
 pub use random::SplitMix64;
@@ -180,6 +180,64 @@ impl Decision {
 /// assert!(decision.point == Point::new(7, 7) || decision.point == Point::new(2, 7));
 /// ```
 pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decision> {
+    think_remembering(position, level, limits, None)
+}
+
+/// What the computer keeps between its moves: the searching levels'
+/// transposition table, so that a search starts from what the last ones
+/// found (a position's value does not depend on the game it came from, only
+/// on the rules, so one memory serves game after game under one rule set).
+/// `gobang brain` and the arena's players keep one; the server searches
+/// afresh, so that a game's moves do not depend on which games came before.
+#[derive(Default)]
+pub struct Memory {
+    table: Vec<search::Entry>,
+    variant: Option<Variant>,
+}
+
+impl Memory {
+    pub fn new() -> Memory {
+        Memory::default()
+    }
+
+    /// A search's table: the kept one if it is for these rules and this
+    /// size (a position's value depends on the rules; its key does not).
+    fn take(&mut self, variant: Variant, bits: u32) -> Vec<search::Entry> {
+        if self.variant != Some(variant) || self.table.len() != 1 << bits {
+            self.variant = Some(variant);
+            self.table = Vec::new();
+        }
+        std::mem::take(&mut self.table)
+    }
+}
+
+/// A search with `config`, keeping its table in `memory` when given one.
+fn search(
+    position: &Position,
+    config: search::SearchConfig,
+    limits: &Limits,
+    memory: Option<&mut Memory>,
+) -> Option<Decision> {
+    match memory {
+        None => search::Searcher::new(position, config, limits, Vec::new()).run(),
+        Some(memory) => {
+            let table = memory.take(*position.variant(), config.table_bits);
+            let (decision, table) =
+                search::Searcher::new(position, config, limits, table).run_keeping();
+            memory.table = table;
+            decision
+        }
+    }
+}
+
+/// [`think`], with what the computer kept from the earlier moves of the
+/// game (see [`Memory`]).
+pub fn think_remembering(
+    position: &Position,
+    level: Level,
+    limits: &Limits,
+    memory: Option<&mut Memory>,
+) -> Option<Decision> {
     if position.is_over() {
         return None;
     }
@@ -194,7 +252,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 leaf_vcf_depth: 0,
                 table_bits: 10,
             };
-            search::Searcher::new(position, config, limits).run()
+            search(position, config, limits, memory)
         }
         Level::Advanced => {
             // A short look-ahead: it sees forced wins near at hand and misses
@@ -211,7 +269,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 time: limits.time.min(Duration::from_millis(500)),
                 ..*limits
             };
-            search::Searcher::new(position, config, &limits).run()
+            search(position, config, &limits, memory)
         }
         Level::Expert => {
             let empties = position.variant().area() - position.board().stone_count();
@@ -238,7 +296,7 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
                 leaf_vcf_depth: 6,
                 table_bits: 18,
             };
-            search::Searcher::new(position, config, &limits).run()
+            search(position, config, &limits, memory)
         }
     }
 }

@@ -107,7 +107,7 @@ struct Scan {
 }
 
 #[derive(Clone, Copy, Default)]
-struct Entry {
+pub(super) struct Entry {
     hash: u64,
     best: u16,
     depth: i8,
@@ -135,16 +135,26 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    pub fn new(position: &Position, config: SearchConfig, limits: &Limits) -> Searcher {
+    /// A search of `position`; `table` is a transposition table kept from
+    /// earlier searches of the same game (any other size starts afresh).
+    pub fn new(
+        position: &Position,
+        config: SearchConfig,
+        limits: &Limits,
+        mut table: Vec<Entry>,
+    ) -> Searcher {
         let board = SearchBoard::new(position);
         let history = vec![0; 2 * PADDED];
+        if table.len() != 1 << config.table_bits {
+            table = vec![Entry::default(); 1 << config.table_bits];
+        }
         Searcher {
             board,
             config,
             clock: TimeManager::new(limits.time, limits.nodes),
             nodes: 0,
             stopped: false,
-            table: vec![Entry::default(); 1 << config.table_bits],
+            table,
             killers: [[0; 2]; MAX_PLY],
             history,
             vcf_failed: HashMap::new(),
@@ -435,8 +445,17 @@ impl Searcher {
         (self.board.hash >> (64 - self.config.table_bits)) as usize
     }
 
-    fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize) {
+    /// Keeps what a node `ply` plies from the root found. A win or loss is
+    /// kept as plies from this node, so that it holds whatever the root
+    /// (the table outlives one search).
+    fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize, ply: usize) {
         let slot = self.slot();
+        let ply = ply as i32;
+        let score = match score {
+            s if s > WIN_THRESHOLD => s + ply,
+            s if s < -WIN_THRESHOLD => s - ply,
+            s => s,
+        };
         self.table[slot] = Entry {
             hash: self.board.hash,
             best: best as u16,
@@ -446,8 +465,15 @@ impl Searcher {
         };
     }
 
-    fn probe(&self) -> Option<Entry> {
-        let e = self.table[self.slot()];
+    /// What the table holds of this node, `ply` plies from the root.
+    fn probe(&self, ply: usize) -> Option<Entry> {
+        let mut e = self.table[self.slot()];
+        let ply = ply as i32;
+        e.score = match e.score {
+            s if s > WIN_THRESHOLD => s - ply,
+            s if s < -WIN_THRESHOLD => s + ply,
+            s => s,
+        };
         (e.bound != 0 && e.hash == self.board.hash).then_some(e)
     }
 
@@ -518,7 +544,7 @@ impl Searcher {
             }
             return scan.evaluation;
         }
-        let tt = self.probe();
+        let tt = self.probe(ply);
         if let Some(e) = tt
             && e.depth as i32 >= depth
         {
@@ -583,12 +609,23 @@ impl Searcher {
         } else {
             EXACT
         };
-        self.store(depth, best, bound, best_move);
+        self.store(depth, best, bound, best_move, ply);
         best
     }
 
     /// Chooses a move for the side to move.
     pub fn run(mut self) -> Option<Decision> {
+        self.decide()
+    }
+
+    /// Chooses a move, and gives back the transposition table for the
+    /// next search of the same game.
+    pub fn run_keeping(mut self) -> (Option<Decision>, Vec<Entry>) {
+        let decision = self.decide();
+        (decision, self.table)
+    }
+
+    fn decide(&mut self) -> Option<Decision> {
         let me = self.me();
         let scan = self.scan();
         let decide =
@@ -780,7 +817,7 @@ impl Searcher {
             }
             self.board.make(i);
             made += 1;
-            let Some(entry) = self.probe() else { break };
+            let Some(entry) = self.probe(made) else { break };
             i = usize::from(entry.best);
             if line.len() == length
                 || !self.board.points_contains(i)

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use gobang::engine::{Level, Limits, think};
+use gobang::engine::{Level, Limits, Memory, think, think_remembering};
 use gobang::rules::{Color, ForbiddenPolicy, Point, Position, Variant};
 use proptest::prelude::*;
 
@@ -167,6 +167,35 @@ fn a_node_limited_search_is_reproducible() {
         let b = think(&position, level, &limits()).unwrap();
         assert_eq!(a, b, "{level}");
     }
+}
+
+#[test]
+fn what_the_expert_remembers_of_a_game_takes_it_deeper_and_never_crosses_rules() {
+    // A quiet opening: nothing forced, so the search goes as deep as it can.
+    let rows = board(&[("........X", 6), (".......X", 7), ("......O.O", 8)]);
+    let freestyle = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
+    let renju = Position::from_rows(Variant::renju(ForbiddenPolicy::Reject), &rows).unwrap();
+    // Enough nodes for the search proper, beyond the threat searches first.
+    let deep = Limits {
+        nodes: Some(200_000),
+        ..limits()
+    };
+    let mut memory = Memory::new();
+    let first = think_remembering(&freestyle, Level::Expert, &deep, Some(&mut memory)).unwrap();
+    // Nothing remembered yet: the same search as a fresh one.
+    assert_eq!(first, think(&freestyle, Level::Expert, &deep).unwrap());
+    // The same budget again starts from what the first search found.
+    let again = think_remembering(&freestyle, Level::Expert, &deep, Some(&mut memory)).unwrap();
+    assert!(
+        again.depth > first.depth,
+        "remembering: depth {} after {}",
+        again.depth,
+        first.depth
+    );
+    // What was found under freestyle says nothing of renju (the same
+    // stones, another value): a renju search after it is a fresh one.
+    let renju_after = think_remembering(&renju, Level::Expert, &deep, Some(&mut memory)).unwrap();
+    assert_eq!(renju_after, think(&renju, Level::Expert, &deep).unwrap());
 }
 
 #[test]
