@@ -709,7 +709,6 @@ impl Searcher {
             best.swap(0, pick);
         }
         let mut depth_reached = 0;
-        let mut forced = None;
         // Refute the opponent's continuous fours before anything else.
         let safe = if self.config.leaf_vcf_depth > 0 && scan.their_fives.is_empty() {
             let moves = self.candidates(&scan, 0, None);
@@ -780,7 +779,6 @@ impl Searcher {
             best = scored;
             depth_reached = depth as u32;
             if best[0].1 > WIN_THRESHOLD {
-                forced = Some((WIN - best[0].1) as u32);
                 break;
             }
             if best[0].1 < -WIN_THRESHOLD {
@@ -789,6 +787,8 @@ impl Searcher {
             }
         }
         let nodes = self.nodes;
+        // A win may also come from a partly searched iteration (kept above).
+        let forced = (best[0].1 > WIN_THRESHOLD).then(|| (WIN - best[0].1) as u32);
         let lost = (best[0].1 < -WIN_THRESHOLD).then(|| (WIN + best[0].1) as u32);
         let pv = self.table_line(best[0].0, (depth_reached as usize).max(1));
         decide(

@@ -418,3 +418,37 @@ fn as_renju_black_no_level_plays_a_forbidden_point_even_when_it_is_the_only_bloc
         }
     }
 }
+
+#[test]
+fn a_win_the_expert_has_seen_is_always_reported_as_one() {
+    // Black to move wins a few plies deep with its two pairs (one closed
+    // on the left by white). With these budgets the win turns up partway
+    // through an iteration (the first move searched is another): the
+    // decision must still say "win in N", not a bare score. Before the
+    // fix it said depth 5, score 999991, forced_win_in None.
+    let position = stones(
+        &[(5, 7), (6, 7), (9, 4), (9, 5)],
+        &[(4, 7), (14, 14), (0, 14), (14, 0)],
+    );
+    let mut wins = 0;
+    for nodes in (13..=20).map(|n| n * 1_000) {
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(nodes),
+            seed: 1,
+        };
+        let d = think(&position, Level::Expert, &limits).unwrap();
+        if d.score() > 999_000 {
+            wins += 1;
+            assert!(
+                d.forced_win_in.is_some(),
+                "{nodes} nodes: score {} and no win: {d:?}",
+                d.score()
+            );
+        }
+    }
+    assert!(
+        wins > 0,
+        "the expert should find the win within 20,000 nodes"
+    );
+}
