@@ -14,7 +14,7 @@ if ! command -v st >/dev/null; then
   command -v st >/dev/null || { echo "schemathesis installed, but its st command is not found" >&2; exit 1; }
 fi
 source scripts/release-server.sh
-release_server loadgen
+release_server
 GOBANG_FUZZ_TOKEN="$(curl -sf -X POST "http://127.0.0.1:$port/v1/players" \
   -H 'content-type: application/json' -d '{"name":"fuzz"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
 export GOBANG_FUZZ_TOKEN

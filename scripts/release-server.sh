@@ -7,10 +7,18 @@
 # where USER may create databases), the database is a fresh PostgreSQL one
 # instead of a SQLite file; with GOBANG_LOAD_INSTANCES=N as well, N servers
 # share it, on $port, $port+1, …, and $urls lists them all, comma-separated.
-#   release_server <example>
+#
+# With GOBANG_SERVER_BIN=path, that server binary is used as it is and
+# nothing is built (CI fuzzes the binary its tests just built, rather than
+# spend minutes on a release build); the example is then not built either.
+#   release_server [example]
 release_server() {
   dir="$(mktemp -d)"
-  cargo build --release --quiet --bin gobang --example "$1"
+  local bin="${GOBANG_SERVER_BIN:-target/release/gobang}"
+  if [ -z "${GOBANG_SERVER_BIN:-}" ]; then
+    cargo build --release --quiet --bin gobang ${1:+--example "$1"}
+  fi
+  [ -x "$bin" ] || { echo "no server binary at $bin" >&2; exit 1; }
   local instances="${GOBANG_LOAD_INSTANCES:-1}" database
   pg_admin="${GOBANG_LOAD_POSTGRES:-}"
   if [ -n "$pg_admin" ]; then
@@ -25,7 +33,7 @@ release_server() {
   urls=""
   for i in $(seq 0 $((instances - 1))); do
     # Load scripts measure the server, not its rate limits.
-    RUST_LOG=warn target/release/gobang serve --rate-limits off --port $((port + i)) --database-url "$database" &
+    RUST_LOG=warn "$bin" serve --rate-limits off --port $((port + i)) --database-url "$database" &
     servers+=($!)
     urls="${urls:+$urls,}http://127.0.0.1:$((port + i))"
   done
