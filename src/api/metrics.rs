@@ -27,11 +27,11 @@ pub async fn observe(
     let service = req.app_data::<web::Data<Service>>().cloned();
     let slow = req.app_data::<SlowRequest>().copied();
     let method = req.method().to_string();
-    // A long poll (`?wait=`) is slow because it was asked to be.
-    let long_poll = req
-        .query_string()
-        .split('&')
-        .any(|pair| pair.starts_with("wait=") && pair != "wait=0");
+    // A long poll (a seek's `?wait=`, a game's `?wait_for_version=`) is
+    // slow because it was asked to be.
+    let long_poll = req.query_string().split('&').any(|pair| {
+        (pair.starts_with("wait=") && pair != "wait=0") || pair.starts_with("wait_for_version=")
+    });
     let response = next.call(req).await?;
     let elapsed = started.elapsed();
     let route = response
