@@ -3,7 +3,7 @@
 //! Coordinates are `x,y`, 0-based, x from the left, y from the top.
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::engine::{self, Level, Limits, Memory, OpeningAction};
 use crate::rules::{Decision, Opening, OpeningRule, Point, Position, Variant};
@@ -38,6 +38,14 @@ impl Brain {
             seed: 1,
             swap2: None,
             memory: Memory::new(),
+        }
+    }
+
+    /// Gets the engine ready for the rules and size set so far, while the
+    /// manager waits for START's OK rather than on the first move's clock.
+    fn prepare(&self) {
+        if let Ok(variant) = self.variant() {
+            engine::prepare(variant);
         }
     }
 
@@ -158,11 +166,15 @@ impl Brain {
     }
 
     fn think(&mut self) -> String {
+        // The turn's time runs from its command: building the position
+        // comes out of it.
+        let asked = Instant::now();
         let position = match self.position() {
             Ok(p) => p,
             Err(e) => return format!("ERROR {e}"),
         };
-        let limits = self.limits();
+        let mut limits = self.limits();
+        limits.time = limits.time.saturating_sub(asked.elapsed());
         match engine::think_remembering(&position, self.level, &limits, Some(&mut self.memory)) {
             Some(decision) => {
                 self.stones.push((decision.point, true));
@@ -234,6 +246,7 @@ impl Brain {
                     self.width = n;
                     self.height = n;
                     self.stones.clear();
+                    self.prepare();
                     Some("OK".into())
                 }
                 _ => Some(format!("ERROR unsupported size {rest}")),
@@ -248,6 +261,7 @@ impl Brain {
                         self.width = *w;
                         self.height = *h;
                         self.stones.clear();
+                        self.prepare();
                         Some("OK".into())
                     }
                     _ => Some(format!("ERROR unsupported size {rest}")),
@@ -265,7 +279,10 @@ impl Brain {
                         self.timeout_turn = Duration::from_millis(ms)
                     }
                     ("time_left", Some(ms)) => self.time_left = Some(Duration::from_millis(ms)),
-                    ("rule", Some(rule)) => self.rule = rule as u32,
+                    ("rule", Some(rule)) => {
+                        self.rule = rule as u32;
+                        self.prepare();
+                    }
                     _ => {}
                 }
                 None

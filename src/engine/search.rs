@@ -143,6 +143,9 @@ impl Searcher {
         limits: &Limits,
         mut table: Vec<Entry>,
     ) -> Searcher {
+        // The budget counts from here: setting up (pattern tables on a first
+        // search, the table's memory) is part of the move's time.
+        let clock = TimeManager::new(limits.time, limits.nodes);
         let board = SearchBoard::new(position);
         let history = vec![0; 2 * PADDED];
         if table.len() != 1 << config.table_bits {
@@ -151,7 +154,7 @@ impl Searcher {
         Searcher {
             board,
             config,
-            clock: TimeManager::new(limits.time, limits.nodes),
+            clock,
             nodes: 0,
             stopped: false,
             table,
