@@ -164,6 +164,13 @@ impl Decision {
     }
 }
 
+/// Builds, ahead of the first move, what every search under `variant`
+/// needs (its line-pattern tables), so that the first move's time goes to
+/// thinking. Optional: a search builds them itself when they are missing.
+pub fn prepare(variant: Variant) {
+    board::SearchBoard::new(&Position::new(variant));
+}
+
 /// The move `level` chooses for the side to move, or `None` when the game is
 /// over or no point may be played.
 ///
@@ -179,13 +186,6 @@ impl Decision {
 /// let decision = think(&game, Level::Beginner, &Limits::default()).unwrap();
 /// assert!(decision.point == Point::new(7, 7) || decision.point == Point::new(2, 7));
 /// ```
-/// Builds, ahead of the first move, what every search under `variant`
-/// needs (its line-pattern tables), so that the first move's time goes to
-/// thinking. Optional: a search builds them itself when they are missing.
-pub fn prepare(variant: Variant) {
-    board::SearchBoard::new(&Position::new(variant));
-}
-
 pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decision> {
     think_remembering(position, level, limits, None)
 }
