@@ -178,7 +178,16 @@ impl Page {
     }
 
     pub async fn text(&self, css: &str) -> String {
-        self.element(css).await.text().await.expect("its text")
+        // As for a click: a redraw may replace the element between finding
+        // it and reading it.
+        for attempt in 0.. {
+            match self.element(css).await.text().await {
+                Ok(text) => return text,
+                Err(e) if attempt < 10 && e.to_string().contains("stale") => {}
+                Err(e) => panic!("{css}'s text cannot be read: {e}"),
+            }
+        }
+        unreachable!("the loop returns or panics")
     }
 
     pub async fn js(&self, script: &str) -> Value {
