@@ -12,3 +12,4 @@ pub mod service;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod tune;

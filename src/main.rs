@@ -35,6 +35,31 @@ enum Command {
     },
     /// Play two contenders against each other and report the score and Elo.
     Arena(ArenaArgs),
+    /// Fit the evaluation's weights to the outcomes of the expert's games
+    /// against itself, and print them.
+    Tune(TuneArgs),
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// The rule set, by its API name (the fitted weights serve renju, or
+    /// every rule set without forbidden points).
+    #[arg(long, default_value = "freestyle")]
+    rules: String,
+    /// Games the expert plays against itself.
+    #[arg(long, default_value_t = 400)]
+    games: usize,
+    /// Nodes the expert searches for each move (reproducible, unlike time).
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Random moves after each opening, so that no two games are alike.
+    #[arg(long, default_value_t = 4)]
+    random_moves: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -160,7 +185,78 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             Ok(())
         }
         Command::Arena(args) => arena(args),
+        Command::Tune(args) => tune(args),
     }
+}
+
+fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use gobang::engine::eval::Weights;
+    use gobang::rules::{Color, RuleSet, Variant, VariantSpec};
+    use gobang::tune::{self, TuneConfig};
+
+    let rules: RuleSet = args.rules.parse()?;
+    let variant = Variant::from_spec(rules, &VariantSpec::default())?;
+    if (variant.width(), variant.height()) != (15, 15) {
+        return Err(format!(
+            "tuning plays the 15×15 openings; {} is not 15×15",
+            args.rules
+        )
+        .into());
+    }
+    let config = TuneConfig {
+        variant,
+        games: args.games,
+        nodes: args.nodes,
+        random_moves: args.random_moves,
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let total = args.games;
+    let samples = tune::generate(&config, &|done| eprint!("\r{done}/{total} games   "));
+    eprintln!();
+    println!(
+        "{} quiet positions from {} games",
+        samples.len(),
+        args.games
+    );
+    // One fit for each set of weights (renju's: black to move, white to
+    // move), on four fifths of its positions; judged on the rest.
+    let mut fitted = Vec::new();
+    for mover in [Color::Black, Color::White] {
+        let name = Weights::name(&variant, mover);
+        if fitted.contains(&name) {
+            continue;
+        }
+        fitted.push(name);
+        let before = *Weights::for_mover(&variant, mover);
+        let mine: Vec<_> = samples
+            .iter()
+            .filter(|s| Weights::name(&variant, s.mover) == name)
+            .copied()
+            .collect();
+        let test: Vec<_> = mine
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| n % 5 == 0)
+            .map(|(_, s)| *s)
+            .collect();
+        let train: Vec<_> = mine
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| n % 5 != 0)
+            .map(|(_, s)| *s)
+            .collect();
+        let after = tune::fit(&train, &before);
+        println!(
+            "\n{name}: {} positions; log loss on the held-out fifth {:.4} before, {:.4} after",
+            mine.len(),
+            tune::loss(&before.vector(), &test),
+            tune::loss(&after.vector(), &test),
+        );
+        print!("{}", tune::comparison(&before, &after));
+        println!("{}", tune::as_source(name, &after));
+    }
+    Ok(())
 }
 
 fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {

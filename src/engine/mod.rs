@@ -3,6 +3,7 @@
 //! [`Limits`] it is given and is reproducible for a given seed.
 
 mod board;
+pub mod eval;
 mod evaluators;
 mod opening;
 mod patterns;

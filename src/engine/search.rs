@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::board::{SearchBoard, side};
+use super::eval::{self, Weights};
 use super::patterns::Pattern;
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
@@ -40,9 +41,10 @@ pub struct SearchConfig {
 const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 
 /// What a stone of one side on one point makes, over the four lines.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Threat {
     value: i32,
+    lines: [Pattern; 4],
     fives: u8,
     fours: u8,
     open_threes: u8,
@@ -50,9 +52,11 @@ struct Threat {
 
 impl Threat {
     fn of(board: &SearchBoard, color: Color, i: usize) -> Threat {
-        let mut t = Threat::default();
-        for d in 0..4 {
-            let p = board.pattern(color, d, i);
+        let mut t = Threat {
+            lines: eval::lines(board, color, i),
+            ..Threat::none()
+        };
+        for p in t.lines {
             t.value += WEIGHT[p as usize];
             match p {
                 Pattern::Five => t.fives += 1,
@@ -73,6 +77,16 @@ impl Threat {
     }
 
     /// A move that wins next turn unless the opponent has a five.
+    fn none() -> Threat {
+        Threat {
+            value: 0,
+            lines: [Pattern::None; 4],
+            fives: 0,
+            fours: 0,
+            open_threes: 0,
+        }
+    }
+
     fn is_winning_four(&self) -> bool {
         self.fours >= 2
     }
@@ -122,6 +136,8 @@ const UPPER: u8 = 3;
 pub struct Searcher {
     board: SearchBoard,
     config: SearchConfig,
+    /// The evaluation's weights, by the side to move.
+    weights: [&'static Weights; 2],
     clock: TimeManager,
     nodes: u64,
     stopped: bool,
@@ -154,6 +170,8 @@ impl Searcher {
         Searcher {
             board,
             config,
+            weights: [Color::Black, Color::White]
+                .map(|mover| Weights::for_mover(position.variant(), mover)),
             clock,
             nodes: 0,
             stopped: false,
@@ -189,21 +207,11 @@ impl Searcher {
             moves: Vec::with_capacity(64),
             evaluation: 0,
         };
+        let weights = self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
-        // On an empty board every point is as good as far as threats go:
-        // the first stone goes in the middle.
-        let centre = SearchBoard::index(crate::rules::Point::new(
-            self.board.width / 2,
-            self.board.height / 2,
-        ));
         for &i in &self.board.points {
-            let candidate = if self.board.stones == 0 {
-                i == centre
-            } else {
-                self.board.near(i)
-            };
-            if !self.board.is_empty(i) || !candidate {
+            if !eval::counted(&self.board, i) {
                 continue;
             }
             let mine = Threat::of(&self.board, me, i);
@@ -214,12 +222,12 @@ impl Searcher {
             if theirs.is_winning_four() && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            theirs_total += theirs.value;
+            theirs_total += Weights::point(&weights.theirs, &theirs.lines);
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            mine_total += mine.value;
+            mine_total += Weights::point(&weights.mine, &mine.lines);
             if mine.fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
@@ -231,8 +239,8 @@ impl Searcher {
                 + (self.history[side(me) * PADDED + i] as i32).min(200);
             scan.moves.push((i, score, mine, theirs));
         }
-        // The side to move acts first, so its chances count for more.
-        scan.evaluation = (mine_total * 6 / 5 - theirs_total) / 4;
+        scan.evaluation =
+            (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
         scan
     }
 
@@ -872,5 +880,60 @@ impl Searcher {
             self.board.unmake();
         }
         line.into_iter().map(SearchBoard::point).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{ForbiddenPolicy, Variant};
+
+    /// The search evaluates a quiet position as the weights applied to the
+    /// features `gobang tune` fits them on: a fitted weight means in the
+    /// search what it meant in the fit.
+    #[test]
+    fn the_search_evaluates_with_the_features_the_tuner_fits() {
+        let config = SearchConfig {
+            max_depth: 1,
+            width: 8,
+            vcf_depth: 0,
+            vct_depth: 0,
+            leaf_vcf_depth: 0,
+            table_bits: 8,
+        };
+        for variant in [
+            Variant::freestyle(15).unwrap(),
+            Variant::renju(ForbiddenPolicy::Reject),
+        ] {
+            let mut rng = SplitMix64::new(11);
+            let mut checked = 0;
+            for _ in 0..300 {
+                let mut position = Position::new(variant);
+                for _ in 0..1 + rng.below(40) {
+                    let p = Point::new(3 + rng.below(9) as u8, 3 + rng.below(9) as u8);
+                    if position.is_over() {
+                        break;
+                    }
+                    if position.check(p).is_ok() && position.forbidden_kind(p).is_none() {
+                        position.play(p).unwrap();
+                    }
+                }
+                if position.is_over() {
+                    continue;
+                }
+                let Some(features) = eval::features(&position) else {
+                    continue;
+                };
+                let searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
+                assert_eq!(
+                    searcher.scan().evaluation,
+                    eval::evaluate(Weights::for_mover(&variant, position.to_move()), &features),
+                    "\n{}",
+                    position.board()
+                );
+                checked += 1;
+            }
+            assert!(checked > 50, "only {checked} quiet positions");
+        }
     }
 }

@@ -1,0 +1,322 @@
+//! `gobang tune`: fits the evaluation's weights to the outcomes of
+//! gobang's own games. The expert plays itself from the 26 standard
+//! openings, each followed by a few random moves so that no two games are
+//! alike, with a node budget per move (reproducible for a seed); every
+//! quiet position of those games, with how the game ended for the side to
+//! move, is a sample. The weights are those of the logistic regression of
+//! the outcome on the evaluation's features (Newton's method).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::arena::standard_openings;
+use crate::engine::eval::{self, FEATURES, SHAPE_NAMES, Weights};
+use crate::engine::{self, Level, Limits, SplitMix64};
+use crate::rules::{Color, Point, Position, Variant};
+
+pub struct TuneConfig {
+    pub variant: Variant,
+    pub games: usize,
+    /// Nodes the expert searches for each move.
+    pub nodes: u64,
+    /// Random moves after each opening's three stones.
+    pub random_moves: usize,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// One quiet position: its features and how the game ended for the side
+/// to move (1 won, 0.5 drawn, 0 lost).
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub features: [i32; FEATURES],
+    /// Who was to move: renju has weights for each.
+    pub mover: Color,
+    pub result: f64,
+}
+
+/// Plays the games and returns the samples, calling `progress` with the
+/// games played so far.
+pub fn generate(config: &TuneConfig, progress: &(dyn Fn(usize) + Sync)) -> Vec<Sample> {
+    let openings = standard_openings();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let samples = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= config.games {
+                        break;
+                    }
+                    let seed = config.seed.wrapping_mul(1_000_003).wrapping_add(n as u64);
+                    let game = play(config, &openings[n % openings.len()], seed);
+                    samples
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend(game);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    samples.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One game of the expert against itself; its quiet positions as samples.
+fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
+    let mut rng = SplitMix64::new(seed);
+    let mut position = Position::new(config.variant);
+    for &p in opening {
+        if position.play(p).is_err() {
+            return Vec::new();
+        }
+    }
+    for _ in 0..config.random_moves {
+        let near: Vec<Point> = position
+            .board()
+            .points()
+            .filter(|&p| {
+                position.check(p).is_ok()
+                    && position.forbidden_kind(p).is_none()
+                    && position
+                        .moves()
+                        .iter()
+                        .any(|q| q.x.abs_diff(p.x) <= 2 && q.y.abs_diff(p.y) <= 2)
+            })
+            .collect();
+        if near.is_empty() || position.is_over() {
+            return Vec::new();
+        }
+        let _ = position.play(near[rng.below(near.len())]);
+    }
+    let mut seen = Vec::new();
+    let limits = Limits {
+        // The node budget decides; the clock is a backstop.
+        time: Duration::from_secs(60),
+        nodes: Some(config.nodes),
+        seed,
+    };
+    while !position.is_over() {
+        if let Some(features) = eval::features(&position) {
+            seen.push((features, position.to_move()));
+        }
+        let Some(decision) = engine::think(&position, Level::Expert, &limits) else {
+            break;
+        };
+        if position.play(decision.point).is_err() {
+            break;
+        }
+    }
+    let winner = position.outcome().and_then(|o| o.winner());
+    seen.into_iter()
+        .map(|(features, mover)| Sample {
+            features,
+            mover,
+            result: match winner {
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            },
+        })
+        .collect()
+}
+
+/// The evaluation that corresponds to even chances' distance from a
+/// certain result: `eval / SCALE` is the log-odds of winning.
+pub const SCALE: f64 = 2000.0;
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The mean log loss of `weights` (as a vector) on `samples`.
+pub fn loss(weights: &[f64; FEATURES], samples: &[Sample]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let z = dot(weights, &s.features) / SCALE;
+            let p = sigmoid(z).clamp(1e-12, 1.0 - 1e-12);
+            -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+fn dot(w: &[f64; FEATURES], x: &[i32; FEATURES]) -> f64 {
+    w.iter().zip(x).map(|(w, &n)| w * n as f64).sum()
+}
+
+/// Fits the weights by Newton's method on the log loss, from `start`, with
+/// a little ridge regularisation so shapes that never occur stay put.
+pub fn fit(samples: &[Sample], start: &Weights) -> Weights {
+    const RIDGE: f64 = 1e-3;
+    let prior: Vec<f64> = start.vector().iter().map(|w| w / SCALE).collect();
+    let mut beta = prior.clone();
+    let n = samples.len().max(1) as f64;
+    let objective = |beta: &[f64]| -> f64 {
+        let mut v = [0.0; FEATURES];
+        for a in 0..FEATURES {
+            v[a] = beta[a] * SCALE;
+        }
+        let ridge: f64 = beta
+            .iter()
+            .zip(&prior)
+            .map(|(b, p)| (b - p) * (b - p))
+            .sum();
+        loss(&v, samples) + RIDGE / 2.0 * ridge
+    };
+    for _ in 0..30 {
+        let mut gradient = [0.0; FEATURES];
+        let mut hessian = [[0.0; FEATURES]; FEATURES];
+        for s in samples {
+            let x: Vec<f64> = s.features.iter().map(|&v| v as f64).collect();
+            let z: f64 = beta.iter().zip(&x).map(|(b, x)| b * x).sum();
+            let p = sigmoid(z);
+            let weight = (p * (1.0 - p)).max(1e-9);
+            for a in 0..FEATURES {
+                if x[a] == 0.0 {
+                    continue;
+                }
+                gradient[a] += (p - s.result) * x[a];
+                for b in 0..FEATURES {
+                    hessian[a][b] += weight * x[a] * x[b];
+                }
+            }
+        }
+        for (a, row) in hessian.iter_mut().enumerate() {
+            gradient[a] = gradient[a] / n + RIDGE * (beta[a] - prior[a]);
+            for h in row.iter_mut() {
+                *h /= n;
+            }
+            row[a] += RIDGE;
+        }
+        let Some(step) = solve(hessian, gradient) else {
+            break;
+        };
+        // A full Newton step may overshoot far from the optimum: halve it
+        // until the objective falls.
+        let now = objective(&beta);
+        let mut scale = 1.0;
+        let mut moved = false;
+        for _ in 0..30 {
+            let trial: Vec<f64> = (0..FEATURES).map(|a| beta[a] - scale * step[a]).collect();
+            if objective(&trial) < now {
+                beta = trial;
+                moved = true;
+                break;
+            }
+            scale /= 2.0;
+        }
+        let change = step.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
+        if !moved || change < 1e-7 {
+            break;
+        }
+    }
+    let mut v = [0.0; FEATURES];
+    for a in 0..FEATURES {
+        v[a] = beta[a] * SCALE;
+    }
+    Weights::from_vector(&v)
+}
+
+/// Solves `m x = b` by Gaussian elimination with partial pivoting.
+fn solve(mut m: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
+    for col in 0..FEATURES {
+        let pivot = (col..FEATURES).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
+        if m[pivot][col].abs() < 1e-15 {
+            return None;
+        }
+        m.swap(col, pivot);
+        b.swap(col, pivot);
+        let (above, below) = m.split_at_mut(col + 1);
+        let pivot_row = &above[col];
+        for (r, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (cell, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *cell -= f * p;
+            }
+            b[col + 1 + r] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; FEATURES];
+    for row in (0..FEATURES).rev() {
+        let s: f64 = (row + 1..FEATURES).map(|k| m[row][k] * x[k]).sum();
+        x[row] = (b[row] - s) / m[row][row];
+    }
+    Some(x)
+}
+
+/// The weights as the Rust constant they replace.
+pub fn as_source(name: &str, w: &Weights) -> String {
+    format!(
+        "pub const {name}: Weights = Weights {{\n    mine: {:?},\n    theirs: {:?},\n    tempo: {},\n}};",
+        w.mine, w.theirs, w.tempo
+    )
+}
+
+/// A table of the weights before and after, shape by shape.
+pub fn comparison(before: &Weights, after: &Weights) -> String {
+    let mut out = format!(
+        "{:<14}{:>10}{:>10}{:>10}{:>10}\n",
+        "shape", "mine", "", "theirs", ""
+    );
+    for (s, name) in SHAPE_NAMES.iter().enumerate() {
+        out += &format!(
+            "{:<14}{:>10}{:>10}{:>10}{:>10}\n",
+            name, before.mine[s], after.mine[s], before.theirs[s], after.theirs[s]
+        );
+    }
+    out += &format!("{:<14}{:>10}{:>10}\n", "tempo", before.tempo, after.tempo);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Samples drawn from known weights: the fit finds them again.
+    #[test]
+    fn the_fit_recovers_the_weights_that_made_the_outcomes() {
+        let truth = Weights {
+            mine: [20, 60, 40, 200, 150, 600, 1200, 900, 700],
+            theirs: [10, 50, 30, 250, 100, 500, 1000, 800, 600],
+            tempo: 100,
+        };
+        let v = truth.vector();
+        let mut rng = SplitMix64::new(5);
+        let samples: Vec<Sample> = (0..40_000)
+            .map(|_| {
+                let mut features = [0; FEATURES];
+                for f in features.iter_mut().take(2 * eval::SHAPES) {
+                    *f = rng.below(4) as i32;
+                }
+                features[2 * eval::SHAPES] = 1;
+                let p = sigmoid(dot(&v, &features) / SCALE);
+                let won = (rng.below(1_000_000) as f64) < p * 1_000_000.0;
+                Sample {
+                    features,
+                    mover: Color::Black,
+                    result: if won { 1.0 } else { 0.0 },
+                }
+            })
+            .collect();
+        // From nothing: the regularisation pulls towards where the fit starts.
+        let nothing = Weights {
+            mine: [0; eval::SHAPES],
+            theirs: [0; eval::SHAPES],
+            tempo: 0,
+        };
+        let fitted = fit(&samples, &nothing).vector();
+        // With these samples a weight's standard error is about 20.
+        for (f, (got, want)) in fitted.iter().zip(v.iter()).enumerate() {
+            assert!(
+                (got - want).abs() < 80.0,
+                "feature {f}: fitted {got}, made with {want}"
+            );
+        }
+        assert!(loss(&fitted, &samples) < loss(&nothing.vector(), &samples));
+    }
+}
