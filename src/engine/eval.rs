@@ -38,19 +38,23 @@ pub struct Weights {
 /// Renju with black to move (black's forbidden points change what every
 /// shape is worth, and to whom).
 pub const RENJU_BLACK: Weights = Weights {
-    mine: [25, 6, 114, 234, 552, 4800, 30000, 14234, 910],
-    theirs: [31, -3, 95, 122, 392, -5163, 6353, 1817, -432],
-    tempo: 167,
+    mine: [-8, 40, 126, 241, 529, 4800, 30000, 10408, 1283],
+    theirs: [16, 24, 114, 149, 485, -3403, 4670, 724, -295],
+    tempo: 228,
 };
 
 /// Renju with white to move.
-pub const RENJU_WHITE: Weights = RENJU_BLACK;
+pub const RENJU_WHITE: Weights = Weights {
+    mine: [14, 31, 119, 254, 549, 4800, 30000, 13673, -272],
+    theirs: [-3, 25, 102, 110, 439, -1463, 2503, 1617, -490],
+    tempo: 249,
+};
 
 /// Every rule set without forbidden points.
 pub const FREE: Weights = Weights {
-    mine: [1, 52, 102, 293, 603, 4800, 30000, 13399, 448],
-    theirs: [9, 36, 88, 167, 434, -7903, 9325, 2153, 174],
-    tempo: 191,
+    mine: [3, 55, 96, 318, 541, 4800, 30000, 10393, -132],
+    theirs: [4, 40, 87, 206, 435, -5882, 7328, 1519, -140],
+    tempo: 279,
 };
 
 /// An evaluation never reaches the scores of won and lost positions.
