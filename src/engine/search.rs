@@ -18,6 +18,9 @@ const WIN: i32 = 1_000_000;
 const WIN_THRESHOLD: i32 = WIN - 1000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 64;
+/// From this move on in a quiet node, moves that threaten nothing are
+/// searched a ply shallower first (late move reductions).
+const LMR_FROM: usize = 3;
 
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
@@ -522,6 +525,15 @@ impl Searcher {
         moves.into_iter().map(|(i, _)| i).collect()
     }
 
+    /// Whether a stone of the side to move on `i` neither threatens (a four
+    /// or an open three) nor stops an opponent's four or open three.
+    fn is_quiet(&self, i: usize) -> bool {
+        let me = self.me();
+        let mine = Threat::of(&self.board, me, i);
+        let theirs = Threat::of(&self.board, me.opponent(), i);
+        mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
+    }
+
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.tick() {
             return 0;
@@ -579,12 +591,22 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = moves[0];
+        let quiet_node = scan.their_fives.is_empty() && !scan.their_three;
         for (n, &i) in moves.iter().enumerate() {
+            // Late quiet moves are searched a ply shallower first: the
+            // threat-first ordering puts the moves that matter in front.
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && self.is_quiet(i);
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(next_depth, -alpha - 1, -alpha, ply + 1);
+                let mut probe = alpha + 1;
+                if reduced {
+                    probe = -self.negamax(next_depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if probe > alpha {
+                    probe = -self.negamax(next_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(next_depth, -beta, -alpha, ply + 1)
                 } else {
