@@ -79,27 +79,19 @@ impl Weights {
         }
     }
 
-    /// What a stone on a point is worth to one side, given the patterns it
-    /// makes along the four lines (`side` is `mine` or `theirs`).
-    #[inline]
-    pub fn point(side: &[i32; SHAPES], lines: &[Pattern; 4]) -> i32 {
-        let mut value = 0;
-        let (mut fours, mut open_threes) = (0u8, 0u8);
-        for &p in lines {
-            if let Some(s) = line_shape(p) {
-                value += side[s];
-            }
-            match p {
-                Pattern::OpenFour => fours += 2,
-                Pattern::Four => fours += 1,
-                Pattern::OpenThree => open_threes += 1,
-                _ => {}
+    /// One side's weights (`mine` or `theirs`) as a table by line pattern
+    /// and by combination.
+    pub fn table(side: &[i32; SHAPES]) -> ShapeTable {
+        let mut lines = [0; 9];
+        for (n, slot) in lines.iter_mut().enumerate() {
+            if let Some(s) = line_shape(Pattern::from_u8(n as u8)) {
+                *slot = side[s];
             }
         }
-        if let Some(c) = combination(fours, open_threes) {
-            value += side[c];
+        ShapeTable {
+            lines,
+            combinations: [side[6], side[7], side[8]],
         }
-        value
     }
 
     /// The weights as one vector, in the order of [`features`].
@@ -125,6 +117,28 @@ impl Weights {
             w.theirs[s] = -v[SHAPES + s].round() as i32;
         }
         w
+    }
+}
+
+/// One side's weights looked up by pattern, for the search's scan (which
+/// has already counted each point's fours and open threes).
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeTable {
+    lines: [i32; 9],
+    /// Double four, four-three, double three.
+    combinations: [i32; 3],
+}
+
+impl ShapeTable {
+    /// The value of a point whose lines make `lines`, with `fours` fours
+    /// (an open four counting two) and `open_threes` open threes.
+    #[inline]
+    pub fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
+        let mut v = lines.iter().map(|&p| self.lines[p as usize]).sum::<i32>();
+        if let Some(c) = combination(fours, open_threes) {
+            v += self.combinations[c - 6];
+        }
+        v
     }
 }
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::board::{SearchBoard, side};
-use super::eval::{self, Weights};
+use super::eval::{self, ShapeTable, Weights};
 use super::patterns::Pattern;
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
@@ -139,8 +139,9 @@ const UPPER: u8 = 3;
 pub struct Searcher {
     board: SearchBoard,
     config: SearchConfig,
-    /// The evaluation's weights, by the side to move.
-    weights: [&'static Weights; 2],
+    /// The evaluation's weights by the side to move: its own shapes' and
+    /// the opponent's, by pattern, and the tempo.
+    weights: [(ShapeTable, ShapeTable, i32); 2],
     clock: TimeManager,
     nodes: u64,
     stopped: bool,
@@ -173,8 +174,10 @@ impl Searcher {
         Searcher {
             board,
             config,
-            weights: [Color::Black, Color::White]
-                .map(|mover| Weights::for_mover(position.variant(), mover)),
+            weights: [Color::Black, Color::White].map(|mover| {
+                let w = Weights::for_mover(position.variant(), mover);
+                (Weights::table(&w.mine), Weights::table(&w.theirs), w.tempo)
+            }),
             clock,
             nodes: 0,
             stopped: false,
@@ -210,7 +213,7 @@ impl Searcher {
             moves: Vec::with_capacity(64),
             evaluation: 0,
         };
-        let weights = self.weights[side(me)];
+        let (mine_weights, theirs_weights, tempo) = &self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
         for &i in &self.board.points {
@@ -225,12 +228,12 @@ impl Searcher {
             if theirs.is_winning_four() && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            theirs_total += Weights::point(&weights.theirs, &theirs.lines);
+            theirs_total += theirs_weights.value(&theirs.lines, theirs.fours, theirs.open_threes);
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            mine_total += Weights::point(&weights.mine, &mine.lines);
+            mine_total += mine_weights.value(&mine.lines, mine.fours, mine.open_threes);
             if mine.fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
@@ -242,8 +245,7 @@ impl Searcher {
                 + (self.history[side(me) * PADDED + i] as i32).min(200);
             scan.moves.push((i, score, mine, theirs));
         }
-        scan.evaluation =
-            (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
+        scan.evaluation = (mine_total - theirs_total + tempo).clamp(-eval::LIMIT, eval::LIMIT);
         scan
     }
 
