@@ -38,23 +38,23 @@ pub struct Weights {
 /// Renju with black to move (black's forbidden points change what every
 /// shape is worth, and to whom).
 pub const RENJU_BLACK: Weights = Weights {
-    mine: [-8, 40, 126, 241, 529, 4800, 30000, 10408, 1283],
-    theirs: [16, 24, 114, 149, 485, -3403, 4670, 724, -295],
-    tempo: 228,
+    mine: [30, 38, 98, 286, 601, 4800, 30000, 9458, 1062],
+    theirs: [-3, 45, 134, 208, 686, -2056, 3126, 857, -392],
+    tempo: 178,
 };
 
 /// Renju with white to move.
 pub const RENJU_WHITE: Weights = Weights {
-    mine: [14, 31, 119, 254, 549, 4800, 30000, 13673, -272],
-    theirs: [-3, 25, 102, 110, 439, -1463, 2503, 1617, -490],
-    tempo: 249,
+    mine: [11, 50, 136, 310, 735, 4800, 30000, 13319, -65],
+    theirs: [36, 20, 87, 140, 547, 1044, 83, 1477, -608],
+    tempo: 283,
 };
 
 /// Every rule set without forbidden points.
 pub const FREE: Weights = Weights {
-    mine: [3, 55, 96, 318, 541, 4800, 30000, 10393, -132],
-    theirs: [4, 40, 87, 206, 435, -5882, 7328, 1519, -140],
-    tempo: 279,
+    mine: [17, 49, 140, 298, 562, 4800, 30000, 9348, -143],
+    theirs: [19, 33, 130, 194, 497, -3592, 4914, 1518, -158],
+    tempo: 323,
 };
 
 /// An evaluation never reaches the scores of won and lost positions.
