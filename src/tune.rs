@@ -110,7 +110,11 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
             break;
         }
     }
-    let winner = position.outcome().and_then(|o| o.winner());
+    // A game cut short (no move found, a move refused) has no result to learn from.
+    let Some(outcome) = position.outcome() else {
+        return Vec::new();
+    };
+    let winner = outcome.winner();
     seen.into_iter()
         .map(|(features, mover)| Sample {
             features,
@@ -124,8 +128,8 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
         .collect()
 }
 
-/// The evaluation that corresponds to even chances' distance from a
-/// certain result: `eval / SCALE` is the log-odds of winning.
+/// The scale of the fitted weights: an evaluation `e` says the side to move
+/// wins with log-odds `e / SCALE`.
 pub const SCALE: f64 = 2000.0;
 
 fn sigmoid(z: f64) -> f64 {

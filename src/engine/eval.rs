@@ -1,15 +1,19 @@
 //! The static evaluation: what each side could make with one more stone
 //! on the empty points near the stones, by shape, weighted. The weights
 //! are fitted to the outcomes of gobang's own games (`gobang tune`, see
-//! `crate::tune`), one set for renju and one for the rule sets without
-//! forbidden points.
+//! `crate::tune`): renju's for each side to move, and one set for every rule
+//! set without forbidden points (fitted on 15×15 freestyle; tic-tac-toe and
+//! k in a row use it too).
 
 use super::board::SearchBoard;
 use super::patterns::Pattern;
 use crate::rules::{Color, Point, Position, Variant};
 
-/// Shapes counted for each side on each empty point: the five line
+/// Shapes counted for each side on each empty point: the six line
 /// patterns below a five, then the combinations of a point's four lines.
+/// The side to move's open four and double four are never counted (it wins
+/// by them, and the search says so before it evaluates), so their weights
+/// are never fitted and never used.
 pub const SHAPES: usize = 9;
 /// The side to move's shapes, the opponent's, and a constant (the tempo).
 pub const FEATURES: usize = 2 * SHAPES + 1;

@@ -40,7 +40,8 @@ pub struct SearchConfig {
     pub table_bits: u32,
 }
 
-/// Per-direction weights of what a stone makes, for ordering and evaluation.
+/// Per-direction weights of what a stone makes, for move ordering (the
+/// evaluation's are fitted: `eval::Weights`).
 const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 
 /// What a stone of one side on one point makes, over the four lines.
@@ -79,7 +80,7 @@ impl Threat {
         t
     }
 
-    /// A move that wins next turn unless the opponent has a five.
+    /// Nothing on any line.
     fn none() -> Threat {
         Threat {
             value: 0,
@@ -90,6 +91,7 @@ impl Threat {
         }
     }
 
+    /// A move that wins next turn unless the opponent has a five.
     fn is_winning_four(&self) -> bool {
         self.fours >= 2
     }
