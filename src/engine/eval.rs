@@ -67,19 +67,19 @@ pub const LIMIT: i32 = 500_000;
 impl Weights {
     /// The weights for `mover` to move under `variant`'s rules.
     pub fn for_mover(variant: &Variant, mover: Color) -> &'static Weights {
-        match (variant.forbidden_policy(), mover) {
-            (None, _) => &FREE,
-            (Some(_), Color::Black) => &RENJU_BLACK,
-            (Some(_), Color::White) => &RENJU_WHITE,
-        }
+        Weights::named(variant, mover).1
     }
 
     /// The name of the constant [`Weights::for_mover`] gives.
     pub fn name(variant: &Variant, mover: Color) -> &'static str {
+        Weights::named(variant, mover).0
+    }
+
+    fn named(variant: &Variant, mover: Color) -> (&'static str, &'static Weights) {
         match (variant.forbidden_policy(), mover) {
-            (None, _) => "FREE",
-            (Some(_), Color::Black) => "RENJU_BLACK",
-            (Some(_), Color::White) => "RENJU_WHITE",
+            (None, _) => ("FREE", &FREE),
+            (Some(_), Color::Black) => ("RENJU_BLACK", &RENJU_BLACK),
+            (Some(_), Color::White) => ("RENJU_WHITE", &RENJU_WHITE),
         }
     }
 

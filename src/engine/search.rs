@@ -497,45 +497,46 @@ impl Searcher {
 
     /// The moves worth searching here, best first.
     fn candidates(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<usize> {
+        self.ranked(scan, ply, tt_move)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// [`Searcher::candidates`], each with whether it is quiet: a stone
+    /// there neither threatens (a four or an open three) nor stops an
+    /// opponent's four or open three (read off the scan's threats).
+    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, bool)> {
         if let [block] = scan.their_fives.as_slice()
             && self.board.legal(*block, self.me())
         {
-            return vec![*block];
+            return vec![(*block, false)];
         }
-        let mut moves: Vec<(usize, i32)> = if scan.their_three {
-            // Against a three: block it, or counter with a four.
-            scan.moves
-                .iter()
-                .filter(|(_, _, mine, theirs)| mine.fours > 0 || theirs.fours > 0)
-                .map(|&(i, s, _, _)| (i, s))
-                .collect()
-        } else {
-            scan.moves.iter().map(|&(i, s, _, _)| (i, s)).collect()
+        let quiet = |mine: &Threat, theirs: &Threat| {
+            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
         };
-        for (i, score) in moves.iter_mut() {
+        let mut moves: Vec<(usize, i32, bool)> = scan
+            .moves
+            .iter()
+            // Against a three: block it, or counter with a four.
+            .filter(|(_, _, mine, theirs)| !scan.their_three || mine.fours > 0 || theirs.fours > 0)
+            .map(|(i, s, mine, theirs)| (*i, *s, quiet(mine, theirs)))
+            .collect();
+        for (i, score, _) in moves.iter_mut() {
             if Some(*i) == tt_move {
                 *score += 1 << 24;
             } else if ply < MAX_PLY && self.killers[ply].contains(i) {
                 *score += 300;
             }
         }
-        moves.sort_by_key(|&(_, s)| -s);
+        moves.sort_by_key(|&(_, s, _)| -s);
         let width = if scan.their_three {
             moves.len()
         } else {
             self.config.width
         };
         moves.truncate(width.max(1));
-        moves.into_iter().map(|(i, _)| i).collect()
-    }
-
-    /// Whether a stone of the side to move on `i` neither threatens (a four
-    /// or an open three) nor stops an opponent's four or open three.
-    fn is_quiet(&self, i: usize) -> bool {
-        let me = self.me();
-        let mine = Threat::of(&self.board, me, i);
-        let theirs = Threat::of(&self.board, me.opponent(), i);
-        mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
+        moves.into_iter().map(|(i, _, quiet)| (i, quiet)).collect()
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -582,7 +583,7 @@ impl Searcher {
                 _ => {}
             }
         }
-        let moves = self.candidates(&scan, ply, tt.map(|e| e.best as usize));
+        let moves = self.ranked(&scan, ply, tt.map(|e| e.best as usize));
         if moves.is_empty() {
             return scan.evaluation;
         }
@@ -594,12 +595,12 @@ impl Searcher {
         };
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = moves[0];
+        let mut best_move = moves[0].0;
         let quiet_node = scan.their_fives.is_empty() && !scan.their_three;
-        for (n, &i) in moves.iter().enumerate() {
+        for (n, &(i, quiet)) in moves.iter().enumerate() {
             // Late quiet moves are searched a ply shallower first: the
             // threat-first ordering puts the moves that matter in front.
-            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && self.is_quiet(i);
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)
