@@ -21,6 +21,22 @@ const MAX_PLY: usize = 64;
 /// From this move on in a quiet node, moves that threaten nothing are
 /// searched a ply shallower first (late move reductions).
 const LMR_FROM: usize = 3;
+/// Reverse futility pruning: a quiet node this many plies from the leaves
+/// or fewer whose static value beats beta by this much a ply is cut.
+const FUTILITY_DEPTH: i32 = 4;
+const FUTILITY_MARGIN: i32 = 600;
+/// Razoring: a quiet node one or two plies from the leaves whose static
+/// value is this much a ply below alpha is searched as a leaf.
+const RAZOR_MARGIN: i32 = 400;
+
+/// How many moves of a quiet node `depth` plies from the leaves are
+/// searched before the quiet ones are left out: more the deeper, twice as
+/// many where the side to move is improving.
+fn late_move_count(depth: i32, improving: bool) -> usize {
+    let all = 3.0 + f64::from(depth.max(0)).powf(1.32);
+    let count = if improving { all } else { all / 2.0 };
+    count as usize
+}
 
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
@@ -149,6 +165,9 @@ pub struct Searcher {
     stopped: bool,
     table: Vec<Entry>,
     killers: [[usize; 2]; MAX_PLY],
+    /// The static value of each node on the current line, by ply: whether
+    /// the side to move is improving on its last turn.
+    evals: [i32; MAX_PLY],
     history: Vec<u32>,
     /// Positions (with the attacker) where no VCF was found, and the
     /// depth searched: a shallower failure says nothing about a deeper search.
@@ -185,6 +204,7 @@ impl Searcher {
             stopped: false,
             table,
             killers: [[0; 2]; MAX_PLY],
+            evals: [0; MAX_PLY],
             history,
             vcf_failed: HashMap::new(),
             rng: SplitMix64::new(limits.seed),
@@ -561,16 +581,7 @@ impl Searcher {
             return WIN - ply as i32 - 3;
         }
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
-            // Before trusting the static value, look for a win by continuous
-            // fours: the threat a quiet evaluation misses most.
-            if self.config.leaf_vcf_depth > 0
-                && scan.their_fives.is_empty()
-                && scan.moves.iter().any(|(_, _, mine, _)| mine.fours > 0)
-                && let Some((_, plies)) = self.vcf(self.config.leaf_vcf_depth)
-            {
-                return WIN - ply as i32 - plies as i32;
-            }
-            return scan.evaluation;
+            return self.leaf(&scan, ply);
         }
         let tt = self.probe(ply);
         if let Some(e) = tt
@@ -581,6 +592,26 @@ impl Searcher {
                 LOWER if e.score >= beta => return e.score,
                 UPPER if e.score <= alpha => return e.score,
                 _ => {}
+            }
+        }
+        let eval = scan.evaluation;
+        self.evals[ply] = eval;
+        let improving = ply >= 2 && eval > self.evals[ply - 2];
+        // Nothing forces the side to move: no five to block, no three to
+        // stop, and the window is not about a win or a loss.
+        let quiet_node = scan.their_fives.is_empty() && !scan.their_three;
+        if quiet_node && beta - alpha == 1 && alpha.abs() < WIN_THRESHOLD {
+            // Reverse futility: far enough above beta that a shallow search
+            // would not bring it down.
+            if depth <= FUTILITY_DEPTH
+                && eval - FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Razoring: far enough below alpha that only a tactic would
+            // lift it, and the leaf looks for the tactic.
+            if depth <= 2 && eval + RAZOR_MARGIN * depth < alpha {
+                return self.leaf(&scan, ply);
             }
         }
         let moves = self.ranked(&scan, ply, tt.map(|e| e.best as usize));
@@ -596,8 +627,13 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = moves[0].0;
-        let quiet_node = scan.their_fives.is_empty() && !scan.their_three;
+        let late = late_move_count(depth, improving);
         for (n, &(i, quiet)) in moves.iter().enumerate() {
+            // Move count pruning: late quiet moves near the leaves are not
+            // searched once a move that does not lose is in hand.
+            if quiet_node && quiet && n >= late && best > -WIN_THRESHOLD {
+                continue;
+            }
             // Late quiet moves are searched a ply shallower first: the
             // threat-first ordering puts the moves that matter in front.
             let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
@@ -649,6 +685,20 @@ impl Searcher {
         };
         self.store(depth, best, bound, best_move, ply);
         best
+    }
+
+    /// The value of a node searched no deeper: a win by continuous fours
+    /// if there is one (the threat a quiet evaluation misses most), else
+    /// the static value.
+    fn leaf(&mut self, scan: &Scan, ply: usize) -> i32 {
+        if self.config.leaf_vcf_depth > 0
+            && scan.their_fives.is_empty()
+            && scan.moves.iter().any(|(_, _, mine, _)| mine.fours > 0)
+            && let Some((_, plies)) = self.vcf(self.config.leaf_vcf_depth)
+        {
+            return WIN - ply as i32 - plies as i32;
+        }
+        scan.evaluation
     }
 
     /// Chooses a move for the side to move.
