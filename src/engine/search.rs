@@ -629,8 +629,9 @@ impl Searcher {
         let mut best_move = moves[0].0;
         let late = late_move_count(depth, improving);
         for (n, &(i, quiet)) in moves.iter().enumerate() {
-            // Move count pruning: late quiet moves near the leaves are not
-            // searched once a move that does not lose is in hand.
+            // Move count pruning: quiet moves past a count that grows with
+            // the depth are not searched once a move that does not lose is
+            // in hand (on the principal variation too).
             if quiet_node && quiet && n >= late && best > -WIN_THRESHOLD {
                 continue;
             }
