@@ -184,13 +184,20 @@ fn what_the_expert_remembers_of_a_game_takes_it_deeper_and_never_crosses_rules()
     let first = think_remembering(&freestyle, Level::Expert, &deep, Some(&mut memory)).unwrap();
     // Nothing remembered yet: the same search as a fresh one.
     assert_eq!(first, think(&freestyle, Level::Expert, &deep).unwrap());
-    // The same budget again starts from what the first search found.
-    let again = think_remembering(&freestyle, Level::Expert, &deep, Some(&mut memory)).unwrap();
+    // Half the budget again starts from what the first search found, and
+    // goes at least as deep as the first did on the whole budget.
+    let half = Limits {
+        nodes: Some(100_000),
+        ..limits()
+    };
+    let fresh_half = think(&freestyle, Level::Expert, &half).unwrap();
+    let again = think_remembering(&freestyle, Level::Expert, &half, Some(&mut memory)).unwrap();
     assert!(
-        again.depth > first.depth,
-        "remembering: depth {} after {}",
+        again.depth >= first.depth && again.depth > fresh_half.depth,
+        "remembering: depth {} on half the nodes, after {} on all of them ({} fresh on half)",
         again.depth,
-        first.depth
+        first.depth,
+        fresh_half.depth
     );
     // What was found under freestyle says nothing of renju (the same
     // stones, another value): a renju search after it is a fresh one.
