@@ -26,7 +26,14 @@ async fn a_resumed_stream_gets_every_state_missed_in_order_then_the_new_ones() {
 
     let mut stream = PlayerStream::open(&app, &alice).await;
     app.play_ok(&first, &alice, "h8").await;
-    let (seen, _) = stream.next().await;
+    // A stream opened without Last-Event-ID may first carry a state that
+    // was being announced as it opened (with several instances, changes
+    // travel through the database's notifications): the game's start,
+    // never anything older or out of order.
+    let (mut seen, _) = stream.next().await;
+    if seen == format!("{first}.2") {
+        seen = stream.next().await.0;
+    }
     assert_eq!(seen, format!("{first}.3"));
     drop(stream);
 
