@@ -717,6 +717,8 @@ impl Searcher {
     fn decide(&mut self) -> Option<Decision> {
         let me = self.me();
         let scan = self.scan();
+        // The root's static value, for "improving" two plies down.
+        self.evals[0] = scan.evaluation;
         let decide =
             |point: usize, candidates: Vec<Candidate>, depth: u32, nodes: u64, win: Option<u32>| {
                 Some(Decision {

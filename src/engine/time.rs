@@ -23,7 +23,7 @@ impl TimeManager {
         TimeManager {
             start: Instant::now(),
             hard,
-            soft: hard * 3 / 5,
+            soft: hard * 4 / 5,
             node_limit: nodes,
         }
     }
