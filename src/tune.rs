@@ -285,17 +285,22 @@ mod tests {
     #[test]
     fn the_fit_recovers_the_weights_that_made_the_outcomes() {
         let truth = Weights {
-            mine: [20, 60, 40, 200, 150, 600, 1200, 900, 700],
-            theirs: [10, 50, 30, 250, 100, 500, 1000, 800, 600],
+            mine: [20, 60, 40, 200, 150, 600, 1200, 900, 700, 300, 250, 120, 80],
+            theirs: [10, 50, 30, 250, 100, 500, 1000, 800, 600, 280, 200, 100, 70],
             tempo: 100,
         };
         let v = truth.vector();
         let mut rng = SplitMix64::new(5);
-        let samples: Vec<Sample> = (0..40_000)
+        let samples: Vec<Sample> = (0..400_000)
             .map(|_| {
                 let mut features = [0; FEATURES];
+                // Sparse, as shapes on a board are: half the counts are 0.
                 for f in features.iter_mut().take(2 * eval::SHAPES) {
-                    *f = rng.below(4) as i32;
+                    *f = if rng.below(2) == 0 {
+                        0
+                    } else {
+                        rng.below(4) as i32
+                    };
                 }
                 features[2 * eval::SHAPES] = 1;
                 let p = sigmoid(dot(&v, &features) / SCALE);
@@ -314,10 +319,14 @@ mod tests {
             tempo: 0,
         };
         let fitted = fit(&samples, &nothing).vector();
-        // With these samples a weight's standard error is about 20.
+        // With these samples a shape's weight has a standard error of
+        // about 10 and the tempo's about 30 (it moves with every count's
+        // mean); each may miss by five of its own (seeds 1 to 9 all came
+        // within three).
         for (f, (got, want)) in fitted.iter().zip(v.iter()).enumerate() {
+            let tolerance = if f == 2 * eval::SHAPES { 150.0 } else { 50.0 };
             assert!(
-                (got - want).abs() < 80.0,
+                (got - want).abs() < tolerance,
                 "feature {f}: fitted {got}, made with {want}"
             );
         }

@@ -14,7 +14,7 @@ use crate::rules::{Color, Point, Position, Variant};
 /// The side to move's open four and double four are never counted (it wins
 /// by them, and the search says so before it evaluates), so their weights
 /// are never fitted and never used.
-pub const SHAPES: usize = 9;
+pub const SHAPES: usize = 13;
 /// The side to move's shapes, the opponent's, and a constant (the tempo).
 pub const FEATURES: usize = 2 * SHAPES + 1;
 
@@ -28,6 +28,10 @@ pub const SHAPE_NAMES: [&str; SHAPES] = [
     "double four",
     "four-three",
     "double three",
+    "four and three",
+    "open three and three",
+    "three and three",
+    "two open twos",
 ];
 
 /// The weights of the evaluation: what each shape is worth to the side to
@@ -42,23 +46,33 @@ pub struct Weights {
 /// Renju with black to move (black's forbidden points change what every
 /// shape is worth, and to whom).
 pub const RENJU_BLACK: Weights = Weights {
-    mine: [30, 38, 98, 286, 601, 4800, 30000, 9458, 1062],
-    theirs: [-3, 45, 134, 208, 686, -2056, 3126, 857, -392],
-    tempo: 178,
+    mine: [
+        10, -47, 49, 82, 351, 4800, 30000, 7834, 1186, 735, 353, 96, 46,
+    ],
+    theirs: [
+        20, -48, 42, 64, 409, -398, 1511, 932, -197, 335, 232, 138, 30,
+    ],
+    tempo: 590,
 };
 
 /// Renju with white to move.
 pub const RENJU_WHITE: Weights = Weights {
-    mine: [11, 50, 136, 310, 735, 4800, 30000, 13319, -65],
-    theirs: [36, 20, 87, 140, 547, 1044, 83, 1477, -608],
-    tempo: 283,
+    mine: [
+        24, -54, 57, 209, 400, 4800, 30000, 11313, -415, 639, 227, 172, 111,
+    ],
+    theirs: [
+        13, -59, 9, 38, 379, 1728, -556, 1736, -669, 593, 260, 137, 62,
+    ],
+    tempo: -148,
 };
 
 /// Every rule set without forbidden points.
 pub const FREE: Weights = Weights {
-    mine: [17, 49, 140, 298, 562, 4800, 30000, 9348, -143],
-    theirs: [19, 33, 130, 194, 497, -3592, 4914, 1518, -158],
-    tempo: 323,
+    mine: [
+        18, 14, 36, 208, 355, 4800, 30000, 8202, 187, 702, 249, 123, 50,
+    ],
+    theirs: [18, 0, 36, 111, 289, -1527, 2866, 1639, 55, 592, 237, 90, 41],
+    tempo: 212,
 };
 
 /// An evaluation never reaches the scores of won and lost positions.
@@ -92,9 +106,11 @@ impl Weights {
                 *slot = side[s];
             }
         }
+        let mut combinations = [0; COMBINATIONS];
+        combinations.copy_from_slice(&side[6..]);
         ShapeTable {
             lines,
-            combinations: [side[6], side[7], side[8]],
+            combinations,
         }
     }
 
@@ -129,9 +145,13 @@ impl Weights {
 #[derive(Clone, Copy, Debug)]
 pub struct ShapeTable {
     lines: [i32; 9],
-    /// Double four, four-three, double three.
-    combinations: [i32; 3],
+    /// The combinations, in the order of [`SHAPE_NAMES`] from the double
+    /// four on.
+    combinations: [i32; COMBINATIONS],
 }
+
+/// The combinations of a point's lines the evaluation tells apart.
+const COMBINATIONS: usize = SHAPES - 6;
 
 impl ShapeTable {
     /// The value of a point whose lines make `lines`, with `fours` fours
@@ -139,7 +159,7 @@ impl ShapeTable {
     #[inline]
     pub fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
         let mut v = lines.iter().map(|&p| self.lines[p as usize]).sum::<i32>();
-        if let Some(c) = combination(fours, open_threes) {
+        if let Some(c) = combination(fours, open_threes, lines) {
             v += self.combinations[c - 6];
         }
         v
@@ -160,19 +180,25 @@ fn line_shape(p: Pattern) -> Option<usize> {
     }
 }
 
-/// The combination a point's lines make: two fours (an open four counts
-/// two), a four and an open three, or two open threes.
+/// The strongest combination a point's lines make, if any: two fours (an
+/// open four counts two), a four and an open three, two open threes; then
+/// a four with a three or an open two, an open three with a three or an
+/// open two, two threes or a three and an open two, two open twos.
 #[inline]
-fn combination(fours: u8, open_threes: u8) -> Option<usize> {
-    if fours >= 2 {
-        Some(6)
-    } else if fours == 1 && open_threes >= 1 {
-        Some(7)
-    } else if open_threes >= 2 {
-        Some(8)
-    } else {
-        None
-    }
+fn combination(fours: u8, open_threes: u8, lines: &[Pattern; 4]) -> Option<usize> {
+    let threes = lines.iter().filter(|&&p| p == Pattern::Three).count();
+    let open_twos = lines.iter().filter(|&&p| p == Pattern::OpenTwo).count();
+    let builders = threes + open_twos;
+    Some(match (fours, open_threes) {
+        (2.., _) => 6,
+        (1, 1..) => 7,
+        (0, 2..) => 8,
+        (1, 0) if builders >= 1 => 9,
+        (0, 1) if builders >= 1 => 10,
+        (0, 0) if threes >= 2 || (threes >= 1 && open_twos >= 1) => 11,
+        (0, 0) if open_twos >= 2 => 12,
+        _ => return None,
+    })
 }
 
 /// The patterns a stone of `color` on the empty point `i` makes.
@@ -236,7 +262,7 @@ fn count(x: &mut [i32], lines: &[Pattern; 4]) -> bool {
             _ => {}
         }
     }
-    if let Some(c) = combination(fours, open_threes) {
+    if let Some(c) = combination(fours, open_threes, lines) {
         x[c] += 1;
     }
     fours >= 2
