@@ -298,7 +298,7 @@ pub fn think_remembering(
             }
             let config = search::SearchConfig {
                 max_depth: 40,
-                width: 14,
+                width: 18,
                 vcf_depth: 16,
                 vct_depth: 3,
                 leaf_vcf_depth: 6,
