@@ -107,7 +107,7 @@ impl Weights {
             }
         }
         let mut combinations = [0; COMBINATIONS];
-        combinations.copy_from_slice(&side[6..]);
+        combinations.copy_from_slice(&side[FIRST_COMBINATION..]);
         ShapeTable {
             lines,
             combinations,
@@ -150,8 +150,10 @@ pub struct ShapeTable {
     combinations: [i32; COMBINATIONS],
 }
 
-/// The combinations of a point's lines the evaluation tells apart.
-const COMBINATIONS: usize = SHAPES - 6;
+/// The combinations of a point's lines the evaluation tells apart: the
+/// shapes from the double four on.
+const FIRST_COMBINATION: usize = 6;
+const COMBINATIONS: usize = SHAPES - FIRST_COMBINATION;
 
 impl ShapeTable {
     /// The value of a point whose lines make `lines`, with `fours` fours
@@ -160,7 +162,7 @@ impl ShapeTable {
     pub fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
         let mut v = lines.iter().map(|&p| self.lines[p as usize]).sum::<i32>();
         if let Some(c) = combination(fours, open_threes, lines) {
-            v += self.combinations[c - 6];
+            v += self.combinations[c - FIRST_COMBINATION];
         }
         v
     }
@@ -186,8 +188,12 @@ fn line_shape(p: Pattern) -> Option<usize> {
 /// open two, two threes or a three and an open two, two open twos.
 #[inline]
 fn combination(fours: u8, open_threes: u8, lines: &[Pattern; 4]) -> Option<usize> {
-    let threes = lines.iter().filter(|&&p| p == Pattern::Three).count();
-    let open_twos = lines.iter().filter(|&&p| p == Pattern::OpenTwo).count();
+    // One pass over the lines: this runs for every point the search scans.
+    let (mut threes, mut open_twos) = (0u8, 0u8);
+    for &p in lines {
+        threes += u8::from(p == Pattern::Three);
+        open_twos += u8::from(p == Pattern::OpenTwo);
+    }
     let builders = threes + open_twos;
     Some(match (fours, open_threes) {
         (2.., _) => 6,
