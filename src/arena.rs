@@ -306,8 +306,12 @@ impl External {
     }
 
     /// The engine's move in `position`, and how long it thought (from its
-    /// last command to its answer).
-    fn choose(&mut self, position: &Position, time: Duration) -> Result<(Point, Duration), String> {
+    /// last command to its answer), waiting for it as long as `limit`.
+    fn choose(
+        &mut self,
+        position: &Position,
+        limit: Duration,
+    ) -> Result<(Point, Duration), String> {
         let commands = turn_commands(self.known.as_deref(), position);
         self.known = None;
         self.send(&format!("INFO time_left {}", self.time_left.as_millis()))?;
@@ -317,7 +321,7 @@ impl External {
         }
         self.send(last)?;
         let asked = Instant::now();
-        let answer = self.answer(time + Duration::from_millis(500))?;
+        let answer = self.answer(limit)?;
         let thought = asked.elapsed();
         self.time_left = self.time_left.saturating_sub(thought);
         let point = parse_move(&answer)?;
@@ -354,10 +358,13 @@ impl Player {
     }
 
     /// The player's move, and how long it took to choose it.
+    /// The contender's move: `time` is its turn, `limit` how long an
+    /// external engine's answer is waited for.
     fn choose(
         &mut self,
         position: &Position,
         time: Duration,
+        limit: Duration,
         seed: u64,
     ) -> Result<(Point, Duration), String> {
         match self {
@@ -368,7 +375,7 @@ impl Player {
                     .map(|d| (d.point, started.elapsed()))
                     .ok_or_else(|| "no move".to_string())
             }
-            Player::External(engine) => engine.choose(position, time),
+            Player::External(engine) => engine.choose(position, limit),
         }
     }
 
@@ -449,8 +456,11 @@ fn play_opening(
         };
         let foul = |e: String| (turn.actor, e);
         if turn.phase == Phase::Move {
+            // Opening stones are not timed: the wait only bounds a hung
+            // engine, and allows for its start-up.
+            let limit = config.time_per_move + FIRST_MOVE_GRACE + Duration::from_millis(500);
             let (p, _) = player
-                .choose(position, config.time_per_move, seed)
+                .choose(position, config.time_per_move, limit, seed)
                 .map_err(foul)?;
             opening
                 .check_stone(position, p)
@@ -564,9 +574,24 @@ fn play_game(
         let mover = position.to_move();
         let first_moves = (mover == Color::Black) == first_is_black;
         let player = if first_moves { &mut first } else { &mut second };
+        let has_started = if first_moves {
+            &mut started.0
+        } else {
+            &mut started.1
+        };
+        let grace = if *has_started {
+            Duration::ZERO
+        } else {
+            FIRST_MOVE_GRACE
+        };
+        *has_started = true;
+        // Longer than this is a loss on time whatever the answer: waiting
+        // less would fail a first move still within its grace.
+        let limit = config.time_per_move + tolerance + grace;
         let choice = player.choose(
             &position,
             config.time_per_move,
+            limit + Duration::from_millis(100),
             seed ^ position.moves().len() as u64,
         );
         let (point, took) = match choice {
@@ -579,18 +604,7 @@ fn play_game(
         };
         report.move_times.push(took);
         report.first_moved.push(first_moves);
-        let has_started = if first_moves {
-            &mut started.0
-        } else {
-            &mut started.1
-        };
-        let grace = if *has_started {
-            Duration::ZERO
-        } else {
-            FIRST_MOVE_GRACE
-        };
-        *has_started = true;
-        if took > config.time_per_move + tolerance + grace {
+        if took > limit {
             report.score = score_for(mover.opponent());
             report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());
             return report;

@@ -163,13 +163,12 @@ fn scripted(dir: &std::path::Path, name: &str, transcript: &[String]) -> String 
     format!("cmd:bash {script} {}", path.display())
 }
 
-#[test]
-fn external_engines_are_spoken_to_as_piskvork_does() {
-    // Two scripted engines that fail the game on anything out of protocol
-    // or out of order, or on a command that comes hard on an answer. On a
-    // 5×5 board (no opening stones) black plays down the first column,
-    // white down the second, and black's fifth stone wins.
-    let dir = tempfile::tempdir().unwrap();
+/// Transcripts of two scripted engines that fail the game on anything out
+/// of protocol or out of order, or on a command that comes hard on an
+/// answer. On a 5×5 board (no opening stones) black plays down the first
+/// column, white down the second, and black's fifth stone wins; black
+/// pauses `pause` seconds before its answer `n` (from 0) if asked.
+fn column_game(pause: Option<(usize, &str)>) -> (Vec<String>, Vec<String>) {
     let start = [
         "< START 5",
         "> OK",
@@ -189,6 +188,11 @@ fn external_engines_are_spoken_to_as_piskvork_does() {
         } else {
             format!("< TURN 1,{}", y - 1)
         });
+        if let Some((n, seconds)) = pause
+            && n == y
+        {
+            black.push(format!("~ {seconds}"));
+        }
         black.push(format!("> 0,{y}"));
         if y < 4 {
             white.push("< INFO time_left *".into());
@@ -196,9 +200,15 @@ fn external_engines_are_spoken_to_as_piskvork_does() {
             white.push(format!("> 1,{y}"));
         }
     }
+    (black, white)
+}
+
+/// One 5×5 game between two scripted engines at 100 ms a move.
+fn scripted_game(black: &[String], white: &[String]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
     let (_, games) = arena(&[
-        &scripted(dir.path(), "black.txt", &black),
-        &scripted(dir.path(), "white.txt", &white),
+        &scripted(dir.path(), "black.txt", black),
+        &scripted(dir.path(), "white.txt", white),
         "--games",
         "1",
         "--size",
@@ -207,10 +217,32 @@ fn external_engines_are_spoken_to_as_piskvork_does() {
         "100",
     ]);
     assert_eq!(games.len(), 1);
-    let game = &games[0];
+    games[0].clone()
+}
+
+#[test]
+fn external_engines_are_spoken_to_as_piskvork_does() {
+    let (black, white) = column_game(None);
+    let game = scripted_game(&black, &white);
     assert_eq!(game["reason"], "black won (Row)", "{game}");
     assert_eq!(game["score"], 1.0);
     assert_eq!(game["moves"].as_array().unwrap().len(), 9);
+}
+
+/// An engine's first answer may also carry its start-up (a second more
+/// than the turn's limit); a later answer as slow loses on time.
+#[test]
+fn an_external_engine_s_first_move_may_carry_its_start_up_and_no_later_one() {
+    let (black, white) = column_game(Some((0, "0.8")));
+    let game = scripted_game(&black, &white);
+    assert_eq!(game["reason"], "black won (Row)", "{game}");
+    let (black, white) = column_game(Some((1, "0.8")));
+    let game = scripted_game(&black, &white);
+    assert_eq!(game["score"], 0.0, "{game}");
+    assert!(
+        game["reason"].as_str().unwrap().starts_with("black"),
+        "{game}"
+    );
 }
 
 #[test]

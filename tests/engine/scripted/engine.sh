@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A scripted Gomocup engine for the arena's protocol test. It follows a
 # transcript: `< pattern` is a command it must receive next (a bash glob),
-# `> text` is what it answers. Anything out of protocol or out of order,
+# `> text` is what it answers, `~ seconds` a pause before its next answer
+# (its start-up, say). Anything out of protocol or out of order,
 # or a command that arrives less than 20 ms after one of its answers, is
 # answered with an ERROR line that names it (which loses the engine the
 # game, with that line as the reason); after that it only listens.
@@ -30,6 +31,9 @@ while IFS= read -r entry <&3; do
     '> '*)
       echo "${entry#> }"
       answered=$(now)
+      ;;
+    '~ '*)
+      sleep "${entry#~ }"
       ;;
   esac
 done
