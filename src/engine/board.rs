@@ -42,6 +42,16 @@ const POWERS_OF_THREE: [usize; 16] = {
     p
 };
 
+/// How many shapes a point can have: its four lines' patterns (nine each)
+/// as one base-9 number, direction 0 the lowest digit.
+pub const SHAPE_CODES: usize = 9 * 9 * 9 * 9;
+const POWERS_OF_NINE: [i32; 4] = [1, 9, 81, 729];
+
+/// The four line patterns a shape code stands for.
+pub fn shape_lines(code: usize) -> [Pattern; 4] {
+    [0, 1, 2, 3].map(|d| Pattern::from_u8((code / POWERS_OF_NINE[d] as usize % 9) as u8))
+}
+
 #[derive(Clone)]
 pub struct SearchBoard {
     pub width: u8,
@@ -50,6 +60,10 @@ pub struct SearchBoard {
     /// `patterns[side][direction][index]`: what a stone of `side` on the empty
     /// point `index` would make along `direction`.
     patterns: Box<[[[u8; PADDED]; 4]; 2]>,
+    /// `shapes[side][index]`: the four patterns of `index` as a shape code
+    /// (see [`SHAPE_CODES`]), kept with them, so that what a point is worth
+    /// is one table lookup.
+    shapes: Box<[[u16; PADDED]; 2]>,
     /// `keys[side][direction][index]`: the base-3 key of the window around
     /// `index` along `direction` as `side` sees it, kept up to date stone by
     /// stone (a stone changes one digit of each window it lies in).
@@ -82,6 +96,7 @@ impl SearchBoard {
             height: variant.height(),
             cells: Board::empty(variant.width(), variant.height()).cells,
             patterns: Box::new([[[0; PADDED]; 4]; 2]),
+            shapes: Box::new([[0; PADDED]; 2]),
             keys: Box::new([[[0; PADDED]; 4]; 2]),
             tables,
             near: [0; PADDED],
@@ -100,6 +115,11 @@ impl SearchBoard {
                     engine.patterns[side(color)][d][i] =
                         engine.tables[side(color)].lookup(key) as u8;
                 }
+            }
+            for s in 0..2 {
+                engine.shapes[s][i] = (0..4)
+                    .map(|d| i32::from(engine.patterns[s][d][i]) * POWERS_OF_NINE[d])
+                    .sum::<i32>() as u16;
             }
         }
         // Replay in an order that alternates colours, so `to_move` ends right.
@@ -152,6 +172,13 @@ impl SearchBoard {
     #[inline]
     pub fn pattern(&self, color: Color, direction: usize, i: usize) -> Pattern {
         Pattern::from_u8(self.patterns[side(color)][direction][i])
+    }
+
+    /// The shape code of what a stone of `color` on the empty point `i`
+    /// makes along its four lines.
+    #[inline]
+    pub fn shape(&self, color: Color, i: usize) -> usize {
+        usize::from(self.shapes[side(color)][i])
     }
 
     pub fn is_full(&self) -> bool {
@@ -262,13 +289,21 @@ impl SearchBoard {
                 self.look_up(i, d);
             }
         }
+        if placed {
+            self.shapes[0][i] = 0;
+            self.shapes[1][i] = 0;
+        }
     }
 
     /// The patterns of the empty point `i` along `d`, from its window keys.
     #[inline]
     fn look_up(&mut self, i: usize, d: usize) {
         for s in 0..2 {
-            self.patterns[s][d][i] = self.tables[s].lookup(self.keys[s][d][i] as usize) as u8;
+            let new = self.tables[s].lookup(self.keys[s][d][i] as usize) as u8;
+            let old = std::mem::replace(&mut self.patterns[s][d][i], new);
+            let shape = i32::from(self.shapes[s][i])
+                + (i32::from(new) - i32::from(old)) * POWERS_OF_NINE[d];
+            self.shapes[s][i] = shape as u16;
         }
     }
 
@@ -338,6 +373,10 @@ mod tests {
                         expected,
                         "pattern at {i}, {d}"
                     );
+                }
+                for color in [Color::Black, Color::White] {
+                    let lines = [0, 1, 2, 3].map(|d| board.pattern(color, d, i));
+                    assert_eq!(shape_lines(board.shape(color, i)), lines, "shape at {i}");
                 }
             }
         }

@@ -5,7 +5,9 @@
 //! set without forbidden points (fitted on 15×15 freestyle; tic-tac-toe and
 //! k in a row use it too).
 
-use super::board::SearchBoard;
+use std::sync::OnceLock;
+
+use super::board::{SHAPE_CODES, SearchBoard, shape_lines};
 use super::patterns::Pattern;
 use crate::rules::{Color, Point, Position, Variant};
 
@@ -75,6 +77,13 @@ pub const FREE: Weights = Weights {
     tempo: 212,
 };
 
+/// Every set of weights, by the name of its constant.
+const NAMED: [(&str, &Weights); 3] = [
+    ("FREE", &FREE),
+    ("RENJU_BLACK", &RENJU_BLACK),
+    ("RENJU_WHITE", &RENJU_WHITE),
+];
+
 /// An evaluation never reaches the scores of won and lost positions.
 pub const LIMIT: i32 = 500_000;
 
@@ -84,22 +93,35 @@ impl Weights {
         Weights::named(variant, mover).1
     }
 
+    /// The weights for `mover` to move under `variant`'s rules, as what
+    /// each side's stone on a point is worth by the point's shape code.
+    pub fn by_shape(variant: &Variant, mover: Color) -> &'static ShapeValues {
+        static TABLES: OnceLock<[ShapeValues; 3]> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| NAMED.map(|(_, weights)| ShapeValues::new(weights)));
+        &tables[Weights::which(variant, mover)]
+    }
+
     /// The name of the constant [`Weights::for_mover`] gives.
     pub fn name(variant: &Variant, mover: Color) -> &'static str {
         Weights::named(variant, mover).0
     }
 
     fn named(variant: &Variant, mover: Color) -> (&'static str, &'static Weights) {
+        NAMED[Weights::which(variant, mover)]
+    }
+
+    /// Which of [`NAMED`] plays `mover` under `variant`'s rules.
+    fn which(variant: &Variant, mover: Color) -> usize {
         match (variant.forbidden_policy(), mover) {
-            (None, _) => ("FREE", &FREE),
-            (Some(_), Color::Black) => ("RENJU_BLACK", &RENJU_BLACK),
-            (Some(_), Color::White) => ("RENJU_WHITE", &RENJU_WHITE),
+            (None, _) => 0,
+            (Some(_), Color::Black) => 1,
+            (Some(_), Color::White) => 2,
         }
     }
 
     /// One side's weights (`mine` or `theirs`) as a table by line pattern
     /// and by combination.
-    pub fn table(side: &[i32; SHAPES]) -> ShapeTable {
+    fn table(side: &[i32; SHAPES]) -> ShapeTable {
         let mut lines = [0; 9];
         for (n, slot) in lines.iter_mut().enumerate() {
             if let Some(s) = line_shape(Pattern::from_u8(n as u8)) {
@@ -140,10 +162,47 @@ impl Weights {
     }
 }
 
-/// One side's weights looked up by pattern, for the search's scan (which
-/// has already counted each point's fours and open threes).
+/// Weights by shape code (see [`SHAPE_CODES`]): what the side to move's
+/// stone on a point of that shape is worth, what the opponent's is worth
+/// against it, and the tempo — the evaluation the search sums point by point.
+pub struct ShapeValues {
+    pub mine: Box<[i32]>,
+    pub theirs: Box<[i32]>,
+    pub tempo: i32,
+}
+
+impl ShapeValues {
+    fn new(weights: &Weights) -> ShapeValues {
+        let by_code = |side: &[i32; SHAPES]| -> Box<[i32]> {
+            let table = Weights::table(side);
+            (0..SHAPE_CODES)
+                .map(|code| {
+                    let lines = shape_lines(code);
+                    let (mut fours, mut open_threes) = (0, 0);
+                    for p in lines {
+                        match p {
+                            Pattern::OpenFour => fours += 2,
+                            Pattern::Four => fours += 1,
+                            Pattern::OpenThree => open_threes += 1,
+                            _ => {}
+                        }
+                    }
+                    table.value(&lines, fours, open_threes)
+                })
+                .collect()
+        };
+        ShapeValues {
+            mine: by_code(&weights.mine),
+            theirs: by_code(&weights.theirs),
+            tempo: weights.tempo,
+        }
+    }
+}
+
+/// One side's weights looked up by pattern (which has already counted
+/// each point's fours and open threes).
 #[derive(Clone, Copy, Debug)]
-pub struct ShapeTable {
+struct ShapeTable {
     lines: [i32; 9],
     /// The combinations, in the order of [`SHAPE_NAMES`] from the double
     /// four on.
@@ -159,7 +218,7 @@ impl ShapeTable {
     /// The value of a point whose lines make `lines`, with `fours` fours
     /// (an open four counting two) and `open_threes` open threes.
     #[inline]
-    pub fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
+    fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
         let mut v = lines.iter().map(|&p| self.lines[p as usize]).sum::<i32>();
         if let Some(c) = combination(fours, open_threes, lines) {
             v += self.combinations[c - FIRST_COMBINATION];

@@ -4,9 +4,10 @@
 //! ordering with killers and history.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use super::board::{SearchBoard, side};
-use super::eval::{self, ShapeTable, Weights};
+use super::board::{SHAPE_CODES, SearchBoard, shape_lines, side};
+use super::eval::{self, ShapeValues, Weights};
 use super::patterns::Pattern;
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
@@ -64,19 +65,27 @@ const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 #[derive(Clone, Copy)]
 struct Threat {
     value: i32,
-    lines: [Pattern; 4],
+    /// The point's shape code (its four line patterns).
+    shape: u16,
     fives: u8,
     fours: u8,
     open_threes: u8,
 }
 
 impl Threat {
+    #[inline]
     fn of(board: &SearchBoard, color: Color, i: usize) -> Threat {
+        static THREATS: OnceLock<Box<[Threat]>> = OnceLock::new();
+        THREATS.get_or_init(|| (0..SHAPE_CODES).map(Threat::of_shape).collect())
+            [board.shape(color, i)]
+    }
+
+    fn of_shape(shape: usize) -> Threat {
         let mut t = Threat {
-            lines: eval::lines(board, color, i),
+            shape: shape as u16,
             ..Threat::none()
         };
-        for p in t.lines {
+        for p in shape_lines(shape) {
             t.value += WEIGHT[p as usize];
             match p {
                 Pattern::Five => t.fives += 1,
@@ -100,7 +109,7 @@ impl Threat {
     fn none() -> Threat {
         Threat {
             value: 0,
-            lines: [Pattern::None; 4],
+            shape: 0,
             fives: 0,
             fours: 0,
             open_threes: 0,
@@ -117,16 +126,19 @@ impl Threat {
 /// `color` on `i` makes: what the threat searches need, without the rest.
 #[inline]
 fn fives_and_fours(board: &SearchBoard, color: Color, i: usize) -> (u8, u8) {
-    let (mut fives, mut fours) = (0, 0);
-    for d in 0..4 {
-        match board.pattern(color, d, i) {
-            Pattern::Five => fives += 1,
-            Pattern::OpenFour => fours += 2,
-            Pattern::Four => fours += 1,
-            _ => {}
-        }
-    }
-    (fives, fours)
+    let t = Threat::of(board, color, i);
+    (t.fives, t.fours)
+}
+
+/// What a move does, for how much it may be reduced or pruned.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// Neither threatens (a four or an open three) nor stops a threat.
+    Quiet,
+    /// Makes an open three or stops an opponent's four or open three.
+    Threat,
+    /// Makes a four (or blocks a five): the reply is forced.
+    Four,
 }
 
 /// The points of interest of the side to move.
@@ -159,7 +171,7 @@ pub struct Searcher {
     config: SearchConfig,
     /// The evaluation's weights by the side to move: its own shapes' and
     /// the opponent's, by pattern, and the tempo.
-    weights: [(ShapeTable, ShapeTable, i32); 2],
+    weights: [&'static ShapeValues; 2],
     clock: TimeManager,
     nodes: u64,
     stopped: bool,
@@ -195,10 +207,8 @@ impl Searcher {
         Searcher {
             board,
             config,
-            weights: [Color::Black, Color::White].map(|mover| {
-                let w = Weights::for_mover(position.variant(), mover);
-                (Weights::table(&w.mine), Weights::table(&w.theirs), w.tempo)
-            }),
+            weights: [Color::Black, Color::White]
+                .map(|mover| Weights::by_shape(position.variant(), mover)),
             clock,
             nodes: 0,
             stopped: false,
@@ -235,7 +245,7 @@ impl Searcher {
             moves: Vec::with_capacity(64),
             evaluation: 0,
         };
-        let (mine_weights, theirs_weights, tempo) = &self.weights[side(me)];
+        let weights = self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
         for &i in &self.board.points {
@@ -250,12 +260,12 @@ impl Searcher {
             if theirs.is_winning_four() && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            theirs_total += theirs_weights.value(&theirs.lines, theirs.fours, theirs.open_threes);
+            theirs_total += weights.theirs[usize::from(theirs.shape)];
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            mine_total += mine_weights.value(&mine.lines, mine.fours, mine.open_threes);
+            mine_total += weights.mine[usize::from(mine.shape)];
             if mine.fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
@@ -267,7 +277,8 @@ impl Searcher {
                 + (self.history[side(me) * PADDED + i] as i32).min(200);
             scan.moves.push((i, score, mine, theirs));
         }
-        scan.evaluation = (mine_total - theirs_total + tempo).clamp(-eval::LIMIT, eval::LIMIT);
+        scan.evaluation =
+            (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
         scan
     }
 
@@ -523,19 +534,24 @@ impl Searcher {
             .collect()
     }
 
-    /// [`Searcher::candidates`], each with whether it is quiet: a stone
-    /// there neither threatens (a four or an open three) nor stops an
-    /// opponent's four or open three (read off the scan's threats).
-    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, bool)> {
+    /// [`Searcher::candidates`], each with its [`Kind`] (read off the
+    /// scan's threats).
+    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, Kind)> {
         if let [block] = scan.their_fives.as_slice()
             && self.board.legal(*block, self.me())
         {
-            return vec![(*block, false)];
+            return vec![(*block, Kind::Four)];
         }
         let quiet = |mine: &Threat, theirs: &Threat| {
-            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
+            if mine.fours > 0 {
+                Kind::Four
+            } else if mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0 {
+                Kind::Quiet
+            } else {
+                Kind::Threat
+            }
         };
-        let mut moves: Vec<(usize, i32, bool)> = scan
+        let mut moves: Vec<(usize, i32, Kind)> = scan
             .moves
             .iter()
             // Against a three: block it, or counter with a four.
@@ -632,12 +648,12 @@ impl Searcher {
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
             // in hand (on the principal variation too).
-            if quiet_node && quiet && n >= late && best > -WIN_THRESHOLD {
+            if quiet_node && quiet == Kind::Quiet && n >= late && best > -WIN_THRESHOLD {
                 continue;
             }
-            // Late quiet moves are searched a ply shallower first: the
+            // Late moves but fours are searched a ply shallower first: the
             // threat-first ordering puts the moves that matter in front.
-            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet == Kind::Quiet;
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)
