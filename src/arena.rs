@@ -586,7 +586,9 @@ fn play_game(
         };
         *has_started = true;
         // Longer than this is a loss on time whatever the answer: waiting
-        // less would fail a first move still within its grace.
+        // less would fail a first move still within its grace. The answer
+        // is waited for a little longer, so that a late one is reported as
+        // late rather than as missing.
         let limit = config.time_per_move + tolerance + grace;
         let choice = player.choose(
             &position,

@@ -176,19 +176,7 @@ impl ShapeValues {
         let by_code = |side: &[i32; SHAPES]| -> Box<[i32]> {
             let table = Weights::table(side);
             (0..SHAPE_CODES)
-                .map(|code| {
-                    let lines = shape_lines(code);
-                    let (mut fours, mut open_threes) = (0, 0);
-                    for p in lines {
-                        match p {
-                            Pattern::OpenFour => fours += 2,
-                            Pattern::Four => fours += 1,
-                            Pattern::OpenThree => open_threes += 1,
-                            _ => {}
-                        }
-                    }
-                    table.value(&lines, fours, open_threes)
-                })
+                .map(|code| table.value(&shape_lines(code)))
                 .collect()
         };
         ShapeValues {
@@ -199,8 +187,7 @@ impl ShapeValues {
     }
 }
 
-/// One side's weights looked up by pattern (which has already counted
-/// each point's fours and open threes).
+/// One side's weights by line pattern and by combination.
 #[derive(Clone, Copy, Debug)]
 struct ShapeTable {
     lines: [i32; 9],
@@ -215,12 +202,10 @@ const FIRST_COMBINATION: usize = 6;
 const COMBINATIONS: usize = SHAPES - FIRST_COMBINATION;
 
 impl ShapeTable {
-    /// The value of a point whose lines make `lines`, with `fours` fours
-    /// (an open four counting two) and `open_threes` open threes.
-    #[inline]
-    fn value(&self, lines: &[Pattern; 4], fours: u8, open_threes: u8) -> i32 {
+    /// The value of a point whose lines make `lines`.
+    fn value(&self, lines: &[Pattern; 4]) -> i32 {
         let mut v = lines.iter().map(|&p| self.lines[p as usize]).sum::<i32>();
-        if let Some(c) = combination(fours, open_threes, lines) {
+        if let Some(c) = combination(lines) {
             v += self.combinations[c - FIRST_COMBINATION];
         }
         v
@@ -245,13 +230,17 @@ fn line_shape(p: Pattern) -> Option<usize> {
 /// open four counts two), a four and an open three, two open threes; then
 /// a four with a three or an open two, an open three with a three or an
 /// open two, two threes or a three and an open two, two open twos.
-#[inline]
-fn combination(fours: u8, open_threes: u8, lines: &[Pattern; 4]) -> Option<usize> {
-    // One pass over the lines: this runs for every point the search scans.
-    let (mut threes, mut open_twos) = (0u8, 0u8);
+fn combination(lines: &[Pattern; 4]) -> Option<usize> {
+    let (mut fours, mut open_threes, mut threes, mut open_twos) = (0u8, 0u8, 0u8, 0u8);
     for &p in lines {
-        threes += u8::from(p == Pattern::Three);
-        open_twos += u8::from(p == Pattern::OpenTwo);
+        match p {
+            Pattern::OpenFour => fours += 2,
+            Pattern::Four => fours += 1,
+            Pattern::OpenThree => open_threes += 1,
+            Pattern::Three => threes += 1,
+            Pattern::OpenTwo => open_twos += 1,
+            _ => {}
+        }
     }
     let builders = threes + open_twos;
     Some(match (fours, open_threes) {
@@ -315,22 +304,17 @@ pub fn features(position: &Position) -> Option<[i32; FEATURES]> {
 
 /// Adds a point's shapes to `x`; whether they make a winning four.
 fn count(x: &mut [i32], lines: &[Pattern; 4]) -> bool {
-    let (mut fours, mut open_threes) = (0u8, 0u8);
     for &p in lines {
         if let Some(s) = line_shape(p) {
             x[s] += 1;
         }
-        match p {
-            Pattern::OpenFour => fours += 2,
-            Pattern::Four => fours += 1,
-            Pattern::OpenThree => open_threes += 1,
-            _ => {}
-        }
     }
-    if let Some(c) = combination(fours, open_threes, lines) {
+    let c = combination(lines);
+    if let Some(c) = c {
         x[c] += 1;
     }
-    fours >= 2
+    // The first combination is the double four.
+    c == Some(FIRST_COMBINATION)
 }
 
 /// The evaluation of a quiet position for the side to move: the weights

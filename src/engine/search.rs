@@ -130,17 +130,6 @@ fn fives_and_fours(board: &SearchBoard, color: Color, i: usize) -> (u8, u8) {
     (t.fives, t.fours)
 }
 
-/// What a move does, for how much it may be reduced or pruned.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    /// Neither threatens (a four or an open three) nor stops a threat.
-    Quiet,
-    /// Makes an open three or stops an opponent's four or open three.
-    Threat,
-    /// Makes a four (or blocks a five): the reply is forced.
-    Four,
-}
-
 /// The points of interest of the side to move.
 struct Scan {
     my_five: Option<usize>,
@@ -534,24 +523,19 @@ impl Searcher {
             .collect()
     }
 
-    /// [`Searcher::candidates`], each with its [`Kind`] (read off the
-    /// scan's threats).
-    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, Kind)> {
+    /// [`Searcher::candidates`], each with whether it is quiet: a stone
+    /// there neither threatens (a four or an open three) nor stops an
+    /// opponent's four or open three (read off the scan's threats).
+    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, bool)> {
         if let [block] = scan.their_fives.as_slice()
             && self.board.legal(*block, self.me())
         {
-            return vec![(*block, Kind::Four)];
+            return vec![(*block, false)];
         }
         let quiet = |mine: &Threat, theirs: &Threat| {
-            if mine.fours > 0 {
-                Kind::Four
-            } else if mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0 {
-                Kind::Quiet
-            } else {
-                Kind::Threat
-            }
+            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
         };
-        let mut moves: Vec<(usize, i32, Kind)> = scan
+        let mut moves: Vec<(usize, i32, bool)> = scan
             .moves
             .iter()
             // Against a three: block it, or counter with a four.
@@ -648,12 +632,12 @@ impl Searcher {
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
             // in hand (on the principal variation too).
-            if quiet_node && quiet == Kind::Quiet && n >= late && best > -WIN_THRESHOLD {
+            if quiet_node && quiet && n >= late && best > -WIN_THRESHOLD {
                 continue;
             }
-            // Late moves but fours are searched a ply shallower first: the
+            // Late quiet moves are searched a ply shallower first: the
             // threat-first ordering puts the moves that matter in front.
-            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet == Kind::Quiet;
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)
