@@ -32,6 +32,8 @@ pub const fn side(color: Color) -> usize {
     }
 }
 
+const WORDS: usize = PADDED.div_ceil(64);
+
 const POWERS_OF_THREE: [usize; 16] = {
     let mut p = [1usize; 16];
     let mut n = 1;
@@ -50,6 +52,35 @@ const POWERS_OF_NINE: [i32; 4] = [1, 9, 81, 729];
 /// The four line patterns a shape code stands for.
 pub fn shape_lines(code: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| Pattern::from_u8((code / POWERS_OF_NINE[d] as usize % 9) as u8))
+}
+
+/// The points of [`SearchBoard::nearby`].
+pub struct Nearby<'a> {
+    words: &'a [u64],
+    /// The index of the first point of `words[0]`.
+    base: usize,
+    /// The points of the current word not yet visited.
+    bits: u64,
+    /// The index of the current word's first point.
+    offset: usize,
+}
+
+impl Iterator for Nearby<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            let (&word, rest) = self.words.split_first()?;
+            self.bits = word;
+            self.offset = self.base;
+            self.base += 64;
+            self.words = rest;
+        }
+        let i = self.offset + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(i)
+    }
 }
 
 #[derive(Clone)]
@@ -71,6 +102,11 @@ pub struct SearchBoard {
     tables: [Arc<PatternTable>; 2],
     /// Stones within two points, for candidate moves.
     near: [u8; PADDED],
+    /// The empty points near a stone, as bits by index, kept with `near`:
+    /// the scans of the search visit these and skip the rest of the board.
+    nearby: [u64; WORDS],
+    /// The words of `nearby` the playing area reaches.
+    words: usize,
     /// Black's points are checked against renju's forbidden rules.
     renju: bool,
     pub hash: u64,
@@ -100,6 +136,8 @@ impl SearchBoard {
             keys: Box::new([[[0; PADDED]; 4]; 2]),
             tables,
             near: [0; PADDED],
+            nearby: [0; WORDS],
+            words: points.last().map_or(0, |&i| i / 64 + 1),
             renju: variant.forbidden_policy().is_some(),
             hash: 0,
             to_move: Color::Black,
@@ -165,11 +203,6 @@ impl SearchBoard {
     }
 
     #[inline]
-    pub fn near(&self, i: usize) -> bool {
-        self.near[i] > 0
-    }
-
-    #[inline]
     pub fn pattern(&self, color: Color, direction: usize, i: usize) -> Pattern {
         Pattern::from_u8(self.patterns[side(color)][direction][i])
     }
@@ -179,6 +212,27 @@ impl SearchBoard {
     #[inline]
     pub fn shape(&self, color: Color, i: usize) -> usize {
         usize::from(self.shapes[side(color)][i])
+    }
+
+    /// The points a scan looks at, in index order (row by row): the empty
+    /// points near a stone, or the centre of an empty board.
+    #[inline]
+    pub fn nearby(&self) -> Nearby<'_> {
+        if self.stones == 0 {
+            let centre = Board::index(Point::new(self.width / 2, self.height / 2));
+            return Nearby {
+                words: &[],
+                base: 0,
+                bits: 1 << (centre % 64),
+                offset: centre / 64 * 64,
+            };
+        }
+        Nearby {
+            words: &self.nearby[1..self.words],
+            base: 64,
+            bits: self.nearby[0],
+            offset: 0,
+        }
     }
 
     pub fn is_full(&self) -> bool {
@@ -243,8 +297,15 @@ impl SearchBoard {
             for dx in -2isize..=2 {
                 let j = i as isize + dy * STRIDE as isize + dx;
                 if (0..PADDED as isize).contains(&j) {
-                    let n = &mut self.near[j as usize];
+                    let j = j as usize;
+                    let n = &mut self.near[j];
                     *n = n.wrapping_add_signed(delta);
+                    let bit = 1u64 << (j % 64);
+                    if *n > 0 && self.cells[j] == Cell::Empty {
+                        self.nearby[j / 64] |= bit;
+                    } else {
+                        self.nearby[j / 64] &= !bit;
+                    }
                 }
             }
         }
@@ -352,8 +413,28 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
-    /// The patterns kept move by move are the ones a full recomputation finds.
+    /// The patterns kept move by move are the ones a full recomputation
+    /// finds, and the points near a stone are the empty ones within two
+    /// points of one.
     fn assert_patterns_fresh(board: &SearchBoard) {
+        let near = |i: usize| {
+            let (x, y) = ((i % STRIDE) as isize, (i / STRIDE) as isize);
+            board.points.iter().any(|&j| {
+                let (u, v) = ((j % STRIDE) as isize, (j / STRIDE) as isize);
+                !board.is_empty(j) && (u - x).abs() <= 2 && (v - y).abs() <= 2
+            })
+        };
+        let expected: Vec<usize> = if board.stones == 0 {
+            vec![SearchBoard::index(Point::new(
+                board.width / 2,
+                board.height / 2,
+            ))]
+        } else {
+            (board.points.iter().copied())
+                .filter(|&i| board.is_empty(i) && near(i))
+                .collect()
+        };
+        assert_eq!(board.nearby().collect::<Vec<_>>(), expected);
         for &i in &board.points {
             for d in 0..4 {
                 for color in [Color::Black, Color::White] {

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use super::board::{SHAPE_CODES, SearchBoard, shape_lines};
 use super::patterns::Pattern;
-use crate::rules::{Color, Point, Position, Variant};
+use crate::rules::{Color, Position, Variant};
 
 /// Shapes counted for each side on each empty point: the six line
 /// patterns below a five, then the combinations of a point's four lines.
@@ -261,19 +261,6 @@ pub fn lines(board: &SearchBoard, color: Color, i: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| board.pattern(color, d, i))
 }
 
-/// The points the evaluation looks at: empty points near a stone (the
-/// middle of an empty board).
-pub fn counted(board: &SearchBoard, i: usize) -> bool {
-    if !board.is_empty(i) {
-        return false;
-    }
-    if board.stones == 0 {
-        i == SearchBoard::index(Point::new(board.width / 2, board.height / 2))
-    } else {
-        board.near(i)
-    }
-}
-
 /// What the evaluation counts in a quiet position, side to move first:
 /// how many of each shape each side could make (the side to move only on
 /// points it may play), and 1 for the tempo. `None` where a tactical search
@@ -285,10 +272,7 @@ pub fn features(position: &Position) -> Option<[i32; FEATURES]> {
     let them = me.opponent();
     let mut x = [0; FEATURES];
     x[2 * SHAPES] = 1;
-    for &i in &board.points {
-        if !counted(&board, i) {
-            continue;
-        }
+    for i in board.nearby() {
         let mine = lines(&board, me, i);
         let theirs = lines(&board, them, i);
         if mine.contains(&Pattern::Five) || theirs.contains(&Pattern::Five) {

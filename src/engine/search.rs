@@ -237,10 +237,7 @@ impl Searcher {
         let weights = self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
-        for &i in &self.board.points {
-            if !eval::counted(&self.board, i) {
-                continue;
-            }
+        for i in self.board.nearby() {
             let mine = Threat::of(&self.board, me, i);
             let theirs = Threat::of(&self.board, them, i);
             if theirs.fives > 0 {
@@ -281,12 +278,9 @@ impl Searcher {
         let attacker = self.me();
         let defender = attacker.opponent();
         let mut fours = Vec::new();
-        for &i in &self.board.points {
-            // A point where a stone makes four or five has a stone of that
-            // side within two points on that line.
-            if !self.board.is_empty(i) || !self.board.near(i) {
-                continue;
-            }
+        // A point where a stone makes four or five has a stone of that side
+        // within two points on that line.
+        for i in self.board.nearby() {
             let (my_fives, my_fours) = fives_and_fours(&self.board, attacker, i);
             if my_fives > 0 {
                 return Some((i, 1));
@@ -466,10 +460,7 @@ impl Searcher {
     fn defences(&self, attacker: Color) -> Vec<usize> {
         let defender = attacker.opponent();
         let mut out = Vec::new();
-        for &i in &self.board.points {
-            if !self.board.is_empty(i) || !self.board.near(i) {
-                continue;
-            }
+        for i in self.board.nearby() {
             let (their_fives, their_fours) = fives_and_fours(&self.board, attacker, i);
             let (my_fives, my_fours) = fives_and_fours(&self.board, defender, i);
             if their_fives + their_fours + my_fives + my_fours > 0 {
