@@ -20,7 +20,7 @@ const WIN_THRESHOLD: i32 = WIN - 1000;
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 64;
 /// From this move on in a quiet node, moves that threaten nothing are
-/// searched a ply shallower first (late move reductions).
+/// searched shallower first (late move reductions).
 const LMR_FROM: usize = 3;
 /// Reverse futility pruning: a quiet node this many plies from the leaves
 /// or fewer whose static value beats beta by this much a ply is cut.
@@ -29,6 +29,14 @@ const FUTILITY_MARGIN: i32 = 600;
 /// Razoring: a quiet node one or two plies from the leaves whose static
 /// value is this much a ply below alpha is searched as a leaf.
 const RAZOR_MARGIN: i32 = 400;
+
+/// How many plies shallower the `n`th move (from 0) of a quiet node `depth`
+/// plies from the leaves is searched first, if it is quiet: at least one,
+/// more the later the move and the deeper the node, always leaving a ply.
+fn reduction(depth: i32, n: usize) -> i32 {
+    let r = f64::from(depth).ln() * (n as f64).ln() * 0.75;
+    (r as i32).clamp(1, (depth - 2).max(1))
+}
 
 /// How many moves of a quiet node `depth` plies from the leaves are
 /// searched before the quiet ones are left out: more the deeper, twice as
@@ -635,7 +643,8 @@ impl Searcher {
             } else {
                 let mut probe = alpha + 1;
                 if reduced {
-                    probe = -self.negamax(next_depth - 1, -alpha - 1, -alpha, ply + 1);
+                    let r = reduction(depth, n);
+                    probe = -self.negamax(next_depth - r, -alpha - 1, -alpha, ply + 1);
                 }
                 if probe > alpha {
                     probe = -self.negamax(next_depth, -alpha - 1, -alpha, ply + 1);
