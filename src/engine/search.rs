@@ -523,8 +523,11 @@ impl Searcher {
     }
 
     /// [`Searcher::candidates`], each with whether it is quiet: a stone
-    /// there neither threatens (a four or an open three) nor stops an
-    /// opponent's four or open three (read off the scan's threats).
+    /// there neither threatens (a four or an open three) nor takes a point
+    /// where the opponent would make a four (read off the scan's threats).
+    /// A point where the opponent would make an open three is quiet: it
+    /// stops a two, which the move count pruning and the reductions may
+    /// leave for later.
     fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, bool)> {
         if let [block] = scan.their_fives.as_slice()
             && self.board.legal(*block, self.me())
@@ -532,7 +535,7 @@ impl Searcher {
             return vec![(*block, false)];
         }
         let quiet = |mine: &Threat, theirs: &Threat| {
-            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0 && theirs.open_threes == 0
+            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0
         };
         let mut moves: Vec<(usize, i32, bool)> = scan
             .moves
