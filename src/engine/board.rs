@@ -57,12 +57,10 @@ pub fn shape_lines(code: usize) -> [Pattern; 4] {
 /// The points of [`SearchBoard::nearby`].
 pub struct Nearby<'a> {
     words: &'a [u64],
-    /// The index of the first point of `words[0]`.
-    base: usize,
-    /// The points of the current word not yet visited.
+    /// The word being visited, by its place in `words`.
+    word: usize,
+    /// Its points not yet visited.
     bits: u64,
-    /// The index of the current word's first point.
-    offset: usize,
 }
 
 impl Iterator for Nearby<'_> {
@@ -71,13 +69,10 @@ impl Iterator for Nearby<'_> {
     #[inline]
     fn next(&mut self) -> Option<usize> {
         while self.bits == 0 {
-            let (&word, rest) = self.words.split_first()?;
-            self.bits = word;
-            self.offset = self.base;
-            self.base += 64;
-            self.words = rest;
+            self.word += 1;
+            self.bits = *self.words.get(self.word)?;
         }
-        let i = self.offset + self.bits.trailing_zeros() as usize;
+        let i = self.word * 64 + self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
         Some(i)
     }
@@ -222,16 +217,14 @@ impl SearchBoard {
             let centre = Board::index(Point::new(self.width / 2, self.height / 2));
             return Nearby {
                 words: &[],
-                base: 0,
+                word: centre / 64,
                 bits: 1 << (centre % 64),
-                offset: centre / 64 * 64,
             };
         }
         Nearby {
-            words: &self.nearby[1..self.words],
-            base: 64,
+            words: &self.nearby[..self.words],
+            word: 0,
             bits: self.nearby[0],
-            offset: 0,
         }
     }
 
@@ -455,10 +448,10 @@ mod tests {
                         "pattern at {i}, {d}"
                     );
                 }
-                for color in [Color::Black, Color::White] {
-                    let lines = [0, 1, 2, 3].map(|d| board.pattern(color, d, i));
-                    assert_eq!(shape_lines(board.shape(color, i)), lines, "shape at {i}");
-                }
+            }
+            for color in [Color::Black, Color::White] {
+                let lines = [0, 1, 2, 3].map(|d| board.pattern(color, d, i));
+                assert_eq!(shape_lines(board.shape(color, i)), lines, "shape at {i}");
             }
         }
     }

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::board::{SHAPE_CODES, SearchBoard, shape_lines};
-use super::patterns::Pattern;
+use super::patterns::{Pattern, Tally};
 use crate::rules::{Color, Position, Variant};
 
 /// Shapes counted for each side on each empty point: the six line
@@ -231,17 +231,13 @@ fn line_shape(p: Pattern) -> Option<usize> {
 /// a four with a three or an open two, an open three with a three or an
 /// open two, two threes or a three and an open two, two open twos.
 fn combination(lines: &[Pattern; 4]) -> Option<usize> {
-    let (mut fours, mut open_threes, mut threes, mut open_twos) = (0u8, 0u8, 0u8, 0u8);
-    for &p in lines {
-        match p {
-            Pattern::OpenFour => fours += 2,
-            Pattern::Four => fours += 1,
-            Pattern::OpenThree => open_threes += 1,
-            Pattern::Three => threes += 1,
-            Pattern::OpenTwo => open_twos += 1,
-            _ => {}
-        }
-    }
+    let Tally {
+        fours,
+        open_threes,
+        threes,
+        open_twos,
+        ..
+    } = Tally::of(lines);
     let builders = threes + open_twos;
     Some(match (fours, open_threes) {
         (2.., _) => 6,

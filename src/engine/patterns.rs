@@ -46,6 +46,35 @@ impl Pattern {
     }
 }
 
+/// How many of each threat a point's four line patterns make.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub fives: u8,
+    /// An open four counts two.
+    pub fours: u8,
+    pub open_threes: u8,
+    pub threes: u8,
+    pub open_twos: u8,
+}
+
+impl Tally {
+    pub fn of(lines: &[Pattern; 4]) -> Tally {
+        let mut t = Tally::default();
+        for &p in lines {
+            match p {
+                Pattern::Five => t.fives += 1,
+                Pattern::OpenFour => t.fours += 2,
+                Pattern::Four => t.fours += 1,
+                Pattern::OpenThree => t.open_threes += 1,
+                Pattern::Three => t.threes += 1,
+                Pattern::OpenTwo => t.open_twos += 1,
+                _ => {}
+            }
+        }
+        t
+    }
+}
+
 /// What a window cell holds, from the point of view of the side playing.
 pub const EMPTY: u32 = 0;
 pub const OWN: u32 = 1;

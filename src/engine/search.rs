@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::board::{SHAPE_CODES, SearchBoard, shape_lines, side};
 use super::eval::{self, ShapeValues, Weights};
-use super::patterns::Pattern;
+use super::patterns::{Pattern, Tally};
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
 use crate::rules::board::{DIRECTIONS, PADDED};
@@ -89,20 +89,15 @@ impl Threat {
     }
 
     fn of_shape(shape: usize) -> Threat {
+        let lines = shape_lines(shape);
+        let tally = Tally::of(&lines);
         let mut t = Threat {
+            value: lines.iter().map(|&p| WEIGHT[p as usize]).sum(),
             shape: shape as u16,
-            ..Threat::none()
+            fives: tally.fives,
+            fours: tally.fours,
+            open_threes: tally.open_threes,
         };
-        for p in shape_lines(shape) {
-            t.value += WEIGHT[p as usize];
-            match p {
-                Pattern::Five => t.fives += 1,
-                Pattern::OpenFour => t.fours += 2,
-                Pattern::Four => t.fours += 1,
-                Pattern::OpenThree => t.open_threes += 1,
-                _ => {}
-            }
-        }
         if t.fours >= 2 {
             t.value += 5000;
         } else if t.fours == 1 && t.open_threes >= 1 {
@@ -111,17 +106,6 @@ impl Threat {
             t.value += 1200;
         }
         t
-    }
-
-    /// Nothing on any line.
-    fn none() -> Threat {
-        Threat {
-            value: 0,
-            shape: 0,
-            fives: 0,
-            fours: 0,
-            open_threes: 0,
-        }
     }
 
     /// A move that wins next turn unless the opponent has a five.
