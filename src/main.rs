@@ -60,6 +60,14 @@ struct TuneArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write the positions played to this file (one sample a line), to
+    /// fit them again without playing.
+    #[arg(long)]
+    save: Option<std::path::PathBuf>,
+    /// Fit the positions in this file (written by --save) instead of
+    /// playing games.
+    #[arg(long)]
+    load: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -203,22 +211,33 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         )
         .into());
     }
-    let config = TuneConfig {
-        variant,
-        games: args.games,
-        nodes: args.nodes,
-        random_moves: args.random_moves,
-        threads: args.threads,
-        seed: args.seed,
+    let samples = if let Some(path) = &args.load {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        tune::read_samples(&text).map_err(|e| format!("{}: {e}", path.display()))?
+    } else {
+        let config = TuneConfig {
+            variant,
+            games: args.games,
+            nodes: args.nodes,
+            random_moves: args.random_moves,
+            threads: args.threads,
+            seed: args.seed,
+        };
+        let total = args.games;
+        let samples = tune::generate(&config, &|done| eprint!("\r{done}/{total} games   "));
+        eprintln!();
+        samples
     };
-    let total = args.games;
-    let samples = tune::generate(&config, &|done| eprint!("\r{done}/{total} games   "));
-    eprintln!();
-    println!(
-        "{} quiet positions from {} games",
-        samples.len(),
-        args.games
-    );
+    println!("{} quiet positions", samples.len());
+    if let Some(path) = &args.save {
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        );
+        tune::write_samples(&samples, &mut out)?;
+        std::io::Write::flush(&mut out)?;
+    }
     // One fit for each set of weights (renju's: black to move, white to
     // move), on four fifths of its positions; judged on the rest.
     let mut fitted = Vec::new();
@@ -229,27 +248,25 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         }
         fitted.push(name);
         let before = *Weights::for_mover(&variant, mover);
+        // A game's positions share its outcome: the held-out fifth is ten
+        // runs of a fiftieth of the positions each (a game's are listed
+        // together), not every fifth position, which would test on the
+        // games it trained on.
         let mine: Vec<_> = samples
             .iter()
             .filter(|s| Weights::name(&variant, s.mover) == name)
-            .copied()
             .collect();
-        let test: Vec<_> = mine
-            .iter()
+        let run = (mine.len() / 50).max(1);
+        let (test, train): (Vec<_>, Vec<_>) = mine
+            .into_iter()
             .enumerate()
-            .filter(|(n, _)| n % 5 == 0)
-            .map(|(_, s)| *s)
-            .collect();
-        let train: Vec<_> = mine
-            .iter()
-            .enumerate()
-            .filter(|(n, _)| n % 5 != 0)
-            .map(|(_, s)| *s)
-            .collect();
+            .partition(|&(n, _)| (n / run) % 5 == 0);
+        let test: Vec<_> = test.into_iter().map(|(_, &s)| s).collect();
+        let train: Vec<_> = train.into_iter().map(|(_, &s)| s).collect();
         let after = tune::fit(&train, &before);
         println!(
             "\n{name}: {} positions; log loss on the held-out fifth {:.4} before, {:.4} after",
-            mine.len(),
+            test.len() + train.len(),
             tune::loss(&before.vector(), &test),
             tune::loss(&after.vector(), &test),
         );

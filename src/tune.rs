@@ -28,7 +28,7 @@ pub struct TuneConfig {
 
 /// One quiet position: its features and how the game ended for the side
 /// to move (1 won, 0.5 drawn, 0 lost).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub features: [i32; FEATURES],
     /// Who was to move: renju has weights for each.
@@ -277,6 +277,54 @@ pub fn comparison(before: &Weights, after: &Weights) -> String {
     out
 }
 
+/// Samples as text, one a line: who moved (`b` or `w`), the result for
+/// them, and the features' counts in order.
+pub fn write_samples(samples: &[Sample], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    for s in samples {
+        let mover = match s.mover {
+            Color::Black => 'b',
+            Color::White => 'w',
+        };
+        write!(out, "{mover} {}", s.result)?;
+        for n in &s.features {
+            write!(out, " {n}")?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Samples written by [`write_samples`].
+pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| {
+            let bad = || {
+                format!(
+                    "line {}: not a sample (b or w, the result, {FEATURES} counts): {line:?}",
+                    n + 1
+                )
+            };
+            let mut words = line.split_whitespace();
+            let mover = match words.next() {
+                Some("b") => Color::Black,
+                Some("w") => Color::White,
+                _ => return Err(bad()),
+            };
+            let result: f64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let counts = words
+                .map(|w| w.parse().map_err(|_| bad()))
+                .collect::<Result<Vec<i32>, String>>()?;
+            let features = counts.try_into().map_err(|_| bad())?;
+            Ok(Sample {
+                features,
+                mover,
+                result,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +379,38 @@ mod tests {
             );
         }
         assert!(loss(&fitted, &samples) < loss(&nothing.vector(), &samples));
+    }
+
+    #[test]
+    fn samples_read_back_as_written() {
+        let mut features = [0; FEATURES];
+        features[3] = 2;
+        features[FEATURES - 1] = 1;
+        let samples = vec![
+            Sample {
+                features,
+                mover: Color::White,
+                result: 0.5,
+            },
+            Sample {
+                features: [1; FEATURES],
+                mover: Color::Black,
+                result: 1.0,
+            },
+        ];
+        let mut text = Vec::new();
+        write_samples(&samples, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(read_samples(&text).unwrap(), samples);
+        let line = text.lines().next().unwrap();
+        assert!(read_samples(&line.replacen('w', "x", 1)).is_err());
+        assert!(
+            read_samples(line.rsplit_once(' ').unwrap().0).is_err(),
+            "a count short"
+        );
+        assert!(
+            read_samples(&format!("{line} 1")).is_err(),
+            "a count too many"
+        );
     }
 }
