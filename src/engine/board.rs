@@ -232,6 +232,12 @@ impl SearchBoard {
         self.stones == self.points.len()
     }
 
+    /// Whether the rules forbid black some points (renju).
+    #[inline]
+    pub fn has_forbidden(&self) -> bool {
+        self.renju
+    }
+
     /// Whether `color` may play the empty point `i` (renju's forbidden points
     /// for black); a five is always allowed.
     pub fn legal(&self, i: usize, color: Color) -> bool {

@@ -39,11 +39,18 @@ fn reduction(depth: i32, n: usize) -> i32 {
 }
 
 /// How many moves of a quiet node `depth` plies from the leaves are
-/// searched before the quiet ones are left out: more the deeper, twice as
-/// many where the side to move is improving.
-fn late_move_count(depth: i32, improving: bool) -> usize {
+/// searched before the quiet ones are left out: more the deeper, and more
+/// where the side to move is improving — half as many again without
+/// forbidden points, twice as many with them (freestyle measured +42 Elo
+/// over 208 games with two thirds where not improving instead of a half;
+/// renju −25, so renju keeps the half).
+fn late_move_count(depth: i32, improving: bool, forbidden: bool) -> usize {
     let all = 3.0 + f64::from(depth.max(0)).powf(1.32);
-    let count = if improving { all } else { all / 2.0 };
+    let count = match (improving, forbidden) {
+        (true, _) => all,
+        (false, false) => all * 2.0 / 3.0,
+        (false, true) => all / 2.0,
+    };
     count as usize
 }
 
@@ -613,7 +620,7 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = moves[0].0;
-        let late = late_move_count(depth, improving);
+        let late = late_move_count(depth, improving, self.board.has_forbidden());
         for (n, &(i, quiet)) in moves.iter().enumerate() {
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
