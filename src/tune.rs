@@ -301,7 +301,8 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
         .map(|(n, line)| {
             let bad = || {
                 format!(
-                    "line {}: not a sample (b or w, the result, {FEATURES} counts): {line:?}",
+                    "line {}: not a sample (b or w, the result from 0 to 1, {FEATURES} counts): \
+                     {line:?}",
                     n + 1
                 )
             };
@@ -311,7 +312,11 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
                 Some("w") => Color::White,
                 _ => return Err(bad()),
             };
-            let result: f64 = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let result: f64 = words
+                .next()
+                .and_then(|w| w.parse().ok())
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(bad)?;
             let counts = words
                 .map(|w| w.parse().map_err(|_| bad()))
                 .collect::<Result<Vec<i32>, String>>()?;
@@ -404,6 +409,10 @@ mod tests {
         assert_eq!(read_samples(&text).unwrap(), samples);
         let line = text.lines().next().unwrap();
         assert!(read_samples(&line.replacen('w', "x", 1)).is_err());
+        assert!(
+            read_samples(&line.replacen("0.5", "2", 1)).is_err(),
+            "a result past a win"
+        );
         assert!(
             read_samples(line.rsplit_once(' ').unwrap().0).is_err(),
             "a count short"
