@@ -38,6 +38,28 @@ enum Command {
     /// Fit the evaluation's weights to the outcomes of the expert's games
     /// against itself, and print them.
     Tune(TuneArgs),
+    /// Write an opening book: the expert's long search of every position
+    /// within a few moves of the 26 standard openings (15×15).
+    Book(BookArgs),
+}
+
+#[derive(clap::Args)]
+struct BookArgs {
+    /// The rule set, by its API name (freestyle or renju have books).
+    #[arg(long, default_value = "freestyle")]
+    rules: String,
+    /// Moves after each opening's three stones the book reaches.
+    #[arg(long, default_value_t = 4)]
+    plies: usize,
+    /// Replies followed from each position (the search's best few).
+    #[arg(long, default_value_t = 2)]
+    branch: usize,
+    /// Thinking time for each position, in milliseconds.
+    #[arg(long, default_value_t = 3000)]
+    time_ms: u64,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(clap::Args)]
@@ -194,6 +216,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         }
         Command::Arena(args) => arena(args),
         Command::Tune(args) => tune(args),
+        Command::Book(args) => book(args),
     }
 }
 
@@ -272,6 +295,42 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         );
         print!("{}", tune::comparison(&before, &after));
         println!("{}", tune::as_source(name, &after));
+    }
+    Ok(())
+}
+
+fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use gobang::engine::book::{self, BookConfig};
+    use gobang::rules::{RuleSet, Variant, VariantSpec};
+
+    let rules: RuleSet = args.rules.parse()?;
+    let variant = Variant::from_spec(rules, &VariantSpec::default())?;
+    if (variant.width(), variant.height()) != (15, 15) {
+        return Err(format!(
+            "a book follows the 15×15 openings; {} is not 15×15",
+            args.rules
+        )
+        .into());
+    }
+    let config = BookConfig {
+        variant,
+        plies: args.plies,
+        branch: args.branch,
+        time: std::time::Duration::from_millis(args.time_ms),
+        threads: args.threads,
+    };
+    let entries = book::generate(
+        &config,
+        &gobang::arena::standard_openings(),
+        &|done, known| eprint!("\r{done}/{known} positions   "),
+    );
+    eprintln!();
+    println!(
+        "# gobang opening book: {rules}, 15x15 (see src/engine/book.rs); `gobang book --rules {rules} --plies {} --branch {} --time-ms {}`",
+        args.plies, args.branch, args.time_ms
+    );
+    for entry in &entries {
+        println!("{}", book::write_entry(entry));
     }
     Ok(())
 }

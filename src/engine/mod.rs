@@ -3,6 +3,7 @@
 //! [`Limits`] it is given and is reproducible for a given seed.
 
 mod board;
+pub mod book;
 pub mod eval;
 mod evaluators;
 mod opening;
@@ -280,31 +281,44 @@ pub fn think_remembering(
             search(position, config, &limits, memory)
         }
         Level::Expert => {
-            let empties = position.variant().area() - position.board().stone_count();
-            let mut limits = *limits;
-            if empties <= solve::SOLVABLE_EMPTIES {
-                // Solve exactly if that fits in half the budget; else search.
-                let started = std::time::Instant::now();
-                let half = Limits {
-                    time: limits.time / 2,
-                    nodes: limits.nodes.map(|n| n / 2),
-                    ..limits
-                };
-                if let Some(decision) = solve::solve(position, &half) {
-                    return Some(decision);
-                }
-                limits.time = limits.time.saturating_sub(started.elapsed());
-                limits.nodes = limits.nodes.map(|n| n / 2);
+            if let Some(decision) = book::lookup(position) {
+                return Some(decision);
             }
-            let config = search::SearchConfig {
-                max_depth: 40,
-                width: 18,
-                vcf_depth: 16,
-                vct_depth: 3,
-                leaf_vcf_depth: 6,
-                table_bits: 18,
-            };
-            search(position, config, &limits, memory)
+            expert(position, limits, memory)
         }
     }
+}
+
+/// The expert's own thought, without its book: exact play near the end of
+/// a small board, else the deep search (the book is written with it).
+pub(crate) fn expert(
+    position: &Position,
+    limits: &Limits,
+    memory: Option<&mut Memory>,
+) -> Option<Decision> {
+    let empties = position.variant().area() - position.board().stone_count();
+    let mut limits = *limits;
+    if empties <= solve::SOLVABLE_EMPTIES {
+        // Solve exactly if that fits in half the budget; else search.
+        let started = std::time::Instant::now();
+        let half = Limits {
+            time: limits.time / 2,
+            nodes: limits.nodes.map(|n| n / 2),
+            ..limits
+        };
+        if let Some(decision) = solve::solve(position, &half) {
+            return Some(decision);
+        }
+        limits.time = limits.time.saturating_sub(started.elapsed());
+        limits.nodes = limits.nodes.map(|n| n / 2);
+    }
+    let config = search::SearchConfig {
+        max_depth: 40,
+        width: 18,
+        vcf_depth: 16,
+        vct_depth: 3,
+        leaf_vcf_depth: 6,
+        table_bits: 18,
+    };
+    search(position, config, &limits, memory)
 }

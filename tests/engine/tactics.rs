@@ -172,7 +172,15 @@ fn a_node_limited_search_is_reproducible() {
 #[test]
 fn what_the_expert_remembers_of_a_game_takes_it_deeper_and_never_crosses_rules() {
     // A quiet opening: nothing forced, so the search goes as deep as it can.
-    let rows = board(&[("........X", 6), (".......X", 7), ("......O.O", 8)]);
+    // The stones in the corners keep it out of the opening book (whose
+    // positions have at most six stones), so that the search answers.
+    let rows = board(&[
+        ("X.............O", 0),
+        ("........X", 6),
+        (".......X", 7),
+        ("......O.O", 8),
+        ("O.............X", 14),
+    ]);
     let freestyle = Position::from_rows(Variant::freestyle(15).unwrap(), &rows).unwrap();
     let renju = Position::from_rows(Variant::renju(ForbiddenPolicy::Reject), &rows).unwrap();
     // Enough nodes for the search proper, beyond the threat searches first.

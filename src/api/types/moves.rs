@@ -15,6 +15,9 @@ pub struct ComputerInfo {
     pub time_ms: u64,
     /// Search depth reached, in plies.
     pub depth: u32,
+    /// Positions searched; 0 when the move came from the expert's opening
+    /// book (its depth and score are then those of the search that wrote
+    /// the book).
     pub nodes: u64,
     /// The evaluation of its move for the side that plays it: higher is
     /// better; in the millions, a win found.

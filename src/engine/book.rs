@@ -1,0 +1,450 @@
+//! The expert's opening book: for the positions that follow the 26 standard
+//! openings on 15×15 (freestyle and renju), the move a long search of
+//! gobang's own chose, so that the first moves of a game get the thought a
+//! 200 ms budget cannot give them. `gobang book` writes a book; the ones in
+//! `book/` are compiled in. A position is found whatever its orientation
+//! (any of the board's eight symmetries) and whatever the order its stones
+//! were played in.
+//!
+//! A book is text, one position a line:
+//!
+//! ```text
+//! h8 h7 j9 : g6 12 g6=35 j7=20 g9=-4
+//! ```
+//!
+//! the moves from the empty board, then the move chosen, the depth the
+//! search reached, and its candidates with their scores (best first).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use super::{Candidate, Decision, Limits, expert};
+use crate::rules::{Color, Point, PointName, Position, RuleSet, Symmetry, Variant};
+
+/// Books are for this board only (the standard openings' board).
+const SIDE: u8 = 15;
+
+/// Candidates kept for each position.
+const CANDIDATES: usize = 5;
+
+/// What a book holds for one position (in the book's orientation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The moves that reach the position, from the empty board.
+    pub moves: Vec<Point>,
+    pub best: Point,
+    pub depth: u32,
+    /// The search's candidates, best first, with their scores.
+    pub candidates: Vec<Candidate>,
+}
+
+/// The rule sets with a book, and their text.
+const BOOKS: [(RuleSet, &str); 2] = [
+    (RuleSet::Freestyle, include_str!("book/freestyle.txt")),
+    (RuleSet::Renju, include_str!("book/renju.txt")),
+];
+
+type Book = HashMap<Vec<u16>, (Entry, Symmetry)>;
+
+/// The book for `variant`'s rules, if it has one: its entries by the
+/// position's canonical key, each with the symmetry that takes the entry's
+/// own position to the canonical one.
+fn book(variant: &Variant) -> Option<&'static Book> {
+    static BOOKS_READ: OnceLock<Vec<(RuleSet, Book)>> = OnceLock::new();
+    if (variant.width(), variant.height(), variant.k()) != (SIDE, SIDE, 5) {
+        return None;
+    }
+    let books = BOOKS_READ.get_or_init(|| {
+        BOOKS
+            .iter()
+            .map(|&(rules, text)| {
+                let variant = Variant::from_spec(rules, &Default::default())
+                    .expect("a book's rule set has a 15×15 default");
+                let entries = read(text, &variant).expect("a compiled-in book reads");
+                let by_key = entries
+                    .into_iter()
+                    .filter_map(|e| {
+                        let (key, symmetry) = canonical(&replay(&variant, &e.moves)?);
+                        Some((key, (e, symmetry)))
+                    })
+                    .collect();
+                (rules, by_key)
+            })
+            .collect()
+    });
+    books
+        .iter()
+        .find(|(rules, _)| *rules == variant.rule_set())
+        .map(|(_, book)| book)
+}
+
+/// The position after `moves`, if they are all legal.
+fn replay(variant: &Variant, moves: &[Point]) -> Option<Position> {
+    let mut position = Position::new(*variant);
+    for &p in moves {
+        position.play(p).ok()?;
+    }
+    Some(position)
+}
+
+/// The key of the position's stones under `symmetry`: the points of
+/// black's stones then white's, each sorted, as indices.
+fn key_under(position: &Position, symmetry: Symmetry) -> Vec<u16> {
+    let board = position.board();
+    let mut key = Vec::with_capacity(position.moves().len() + 1);
+    for color in [Color::Black, Color::White] {
+        let mut stones: Vec<u16> = board
+            .points()
+            .filter(|&p| board.get(p) == Some(color))
+            .map(|p| {
+                let q = symmetry.apply(p, SIDE);
+                u16::from(q.y) * u16::from(SIDE) + u16::from(q.x)
+            })
+            .collect();
+        stones.sort_unstable();
+        key.extend(stones);
+        key.push(u16::MAX);
+    }
+    key
+}
+
+/// The least key of the position over the eight symmetries, and the
+/// symmetry that gives it: one key for every orientation.
+fn canonical(position: &Position) -> (Vec<u16>, Symmetry) {
+    Symmetry::ALL
+        .iter()
+        .map(|&s| (key_under(position, s), s))
+        .min_by(|a, b| a.0.cmp(&b.0))
+        .expect("eight symmetries")
+}
+
+/// The point `symmetry` maps onto `q`.
+fn preimage(symmetry: Symmetry, q: Point) -> Point {
+    (0..SIDE)
+        .flat_map(|y| (0..SIDE).map(move |x| Point::new(x, y)))
+        .find(|&p| symmetry.apply(p, SIDE) == q)
+        .expect("a symmetry is a bijection of the board")
+}
+
+/// The book's move for the side to move, as a decision (the stored search's
+/// depth and candidates), if the book has the position and its move is
+/// legal in it.
+pub fn lookup(position: &Position) -> Option<Decision> {
+    let book = book(position.variant())?;
+    if position.board().stone_count() == 0 || position.is_over() {
+        return None;
+    }
+    let (key, symmetry) = canonical(position);
+    let (entry, book_symmetry) = book.get(&key)?;
+    // The entry's points go to the canonical orientation by its symmetry,
+    // and from there to this position's by the inverse of this one's.
+    let here = |p: Point| preimage(symmetry, book_symmetry.apply(p, SIDE));
+    let point = here(entry.best);
+    if position.check(point).is_err() || position.forbidden_kind(point).is_some() {
+        return None;
+    }
+    Some(Decision {
+        point,
+        candidates: entry
+            .candidates
+            .iter()
+            .map(|c| Candidate {
+                point: here(c.point),
+                score: c.score,
+            })
+            .collect(),
+        depth: entry.depth,
+        nodes: 0,
+        forced_win_in: None,
+        forced_loss_in: None,
+        pv: vec![point],
+    })
+}
+
+fn name(p: Point) -> String {
+    PointName {
+        column: p.x,
+        row: SIDE - p.y,
+    }
+    .to_string()
+}
+
+fn parse(s: &str) -> Result<Point, String> {
+    s.parse::<PointName>()
+        .map_err(|e| e.to_string())?
+        .to_point(SIDE, SIDE)
+        .map_err(|e| e.to_string())
+}
+
+/// A book's text (see the module's documentation), or the first line that
+/// is not an entry, with what is wrong with it. Blank lines and lines
+/// starting with `#` are skipped.
+pub fn read(text: &str, variant: &Variant) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |what: &str| {
+            format!(
+                "line {}: {what}; an entry is `<moves> : <best> <depth> <point>=<score>…`",
+                n + 1
+            )
+        };
+        let (moves, rest) = line.split_once(':').ok_or_else(|| bad("no `:`"))?;
+        let moves = moves
+            .split_whitespace()
+            .map(parse)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| bad(&e))?;
+        let mut fields = rest.split_whitespace();
+        let best = parse(fields.next().ok_or_else(|| bad("no move"))?).map_err(|e| bad(&e))?;
+        let depth = fields
+            .next()
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(|| bad("no depth"))?;
+        let candidates = fields
+            .map(|c| {
+                let (p, s) = c
+                    .split_once('=')
+                    .ok_or_else(|| bad("a candidate without `=`"))?;
+                Ok(Candidate {
+                    point: parse(p).map_err(|e| bad(&e))?,
+                    score: s.parse().map_err(|_| bad("a score that is not a number"))?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let Some(position) = replay(variant, &moves) else {
+            return Err(bad("the moves are not a legal game"));
+        };
+        if position.check(best).is_err() || position.forbidden_kind(best).is_some() {
+            return Err(bad("the move may not be played there"));
+        }
+        entries.push(Entry {
+            moves,
+            best,
+            depth,
+            candidates,
+        });
+    }
+    Ok(entries)
+}
+
+/// One entry as a line of a book.
+pub fn write_entry(entry: &Entry) -> String {
+    let moves: Vec<String> = entry.moves.iter().map(|&p| name(p)).collect();
+    let candidates: Vec<String> = entry
+        .candidates
+        .iter()
+        .map(|c| format!("{}={}", name(c.point), c.score))
+        .collect();
+    format!(
+        "{} : {} {} {}",
+        moves.join(" "),
+        name(entry.best),
+        entry.depth,
+        candidates.join(" ")
+    )
+}
+
+/// How `gobang book` builds a book.
+pub struct BookConfig {
+    pub variant: Variant,
+    /// Moves after each opening's stones the book reaches.
+    pub plies: usize,
+    /// Replies followed from each position: the search's best few, so that
+    /// an opponent who does not play the best is still met.
+    pub branch: usize,
+    /// Thinking time for each position.
+    pub time: Duration,
+    pub threads: usize,
+}
+
+/// Searches every position within `plies` moves of the openings (each
+/// position once, whatever its orientation), following the best `branch`
+/// candidates of each; calls `progress` with the positions searched so far
+/// and the number known. A position with a forced win or loss ends its
+/// branch (the search finds those at once).
+pub fn generate(
+    config: &BookConfig,
+    openings: &[Vec<Point>],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Entry> {
+    let mut seen: HashMap<Vec<u16>, ()> = HashMap::new();
+    let mut frontier: Vec<Vec<Point>> = Vec::new();
+    for opening in openings {
+        if let Some(position) = replay(&config.variant, opening)
+            && seen.insert(canonical(&position).0, ()).is_none()
+        {
+            frontier.push(opening.clone());
+        }
+    }
+    let mut entries = Vec::new();
+    let mut searched = 0;
+    for ply in 0..config.plies {
+        let known = searched + frontier.len();
+        let next = AtomicUsize::new(0);
+        let found: Mutex<Vec<(usize, Entry, bool)>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..config.threads.max(1) {
+                scope.spawn(|| {
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(moves) = frontier.get(n) else {
+                            break;
+                        };
+                        let Some(position) = replay(&config.variant, moves) else {
+                            continue;
+                        };
+                        let limits = Limits::timed(config.time, n as u64);
+                        let Some(decision) = expert(&position, &limits, None) else {
+                            continue;
+                        };
+                        let decided =
+                            decision.forced_win_in.is_some() || decision.forced_loss_in.is_some();
+                        let entry = Entry {
+                            moves: moves.clone(),
+                            best: decision.point,
+                            depth: decision.depth,
+                            candidates: decision.candidates.into_iter().take(CANDIDATES).collect(),
+                        };
+                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                        found.push((n, entry, decided));
+                        progress(searched + found.len(), known);
+                    }
+                });
+            }
+        });
+        let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        found.sort_by_key(|(n, _, _)| *n);
+        searched += found.len();
+        let mut children = Vec::new();
+        for (_, entry, decided) in found {
+            if !decided && ply + 1 < config.plies {
+                for c in entry.candidates.iter().take(config.branch.max(1)) {
+                    let mut moves = entry.moves.clone();
+                    moves.push(c.point);
+                    if let Some(position) = replay(&config.variant, &moves)
+                        && !position.is_over()
+                        && seen.insert(canonical(&position).0, ()).is_none()
+                    {
+                        children.push(moves);
+                    }
+                }
+            }
+            if !decided {
+                entries.push(entry);
+            }
+        }
+        frontier = children;
+    }
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn variant(rules: RuleSet) -> Variant {
+        Variant::from_spec(rules, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn every_compiled_in_entry_is_a_legal_move_of_a_legal_game() {
+        for (rules, text) in BOOKS {
+            let entries = read(text, &variant(rules)).unwrap();
+            assert!(entries.len() >= 26, "{rules}: {} entries", entries.len());
+        }
+    }
+
+    #[test]
+    fn a_position_is_found_in_any_orientation_and_move_order() {
+        let v = variant(RuleSet::Renju);
+        let (_, text) = BOOKS[1];
+        let entry = read(text, &v).unwrap().remove(0);
+        let stored = replay(&v, &entry.moves).unwrap();
+        assert_eq!(lookup(&stored).unwrap().point, entry.best);
+        for s in Symmetry::ALL {
+            let turned: Vec<Point> = entry.moves.iter().map(|&p| s.apply(p, SIDE)).collect();
+            let position = replay(&v, &turned).unwrap();
+            let decision = lookup(&position).expect("found turned");
+            assert!(
+                crate::rules::equivalent(
+                    position.board(),
+                    decision.point,
+                    s.apply(entry.best, SIDE)
+                ),
+                "{s:?}"
+            );
+        }
+        // Black's stones in another order reach the same position.
+        let mut reordered = entry.moves.clone();
+        if reordered.len() >= 3 {
+            reordered.swap(0, 2);
+            let position = replay(&v, &reordered).unwrap();
+            assert_eq!(lookup(&position).unwrap().point, entry.best);
+        }
+    }
+
+    #[test]
+    fn a_position_set_up_without_its_moves_is_found() {
+        // As `gobang brain` builds a position from a Gomocup BOARD.
+        let v = variant(RuleSet::Renju);
+        let (_, text) = BOOKS[1];
+        let entry = read(text, &v).unwrap().remove(0);
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for (n, p) in entry.moves.iter().enumerate() {
+            rows[p.y as usize][p.x as usize] = if n % 2 == 0 { 'X' } else { 'O' };
+        }
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        let position = Position::from_rows(v, &rows).unwrap();
+        assert!(position.moves().is_empty());
+        assert_eq!(lookup(&position).unwrap().point, entry.best);
+    }
+
+    #[test]
+    fn other_boards_and_rules_have_no_book() {
+        let mut small = Position::new(Variant::freestyle(13).unwrap());
+        small.play(Point::new(6, 6)).unwrap();
+        assert!(lookup(&small).is_none());
+        let mut standard = Position::new(variant(RuleSet::Standard));
+        standard.play(Point::new(7, 7)).unwrap();
+        assert!(lookup(&standard).is_none());
+    }
+
+    #[test]
+    fn a_malformed_line_is_refused_with_its_number() {
+        let v = variant(RuleSet::Freestyle);
+        let e = read("# a book\nh8 h7 : j9 10 j9=3\nh8 h8 : j9 3\n", &v).unwrap_err();
+        assert!(e.starts_with("line 3:"), "{e}");
+        let e = read("h8 : h8 3\n", &v).unwrap_err();
+        assert!(e.contains("may not be played"), "{e}");
+        let e = read("h8 h7 j9\n", &v).unwrap_err();
+        assert!(e.contains("no `:`"), "{e}");
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_written() {
+        let v = variant(RuleSet::Freestyle);
+        let entry = Entry {
+            moves: vec![Point::new(7, 7), Point::new(7, 6)],
+            best: Point::new(8, 8),
+            depth: 11,
+            candidates: vec![
+                Candidate {
+                    point: Point::new(8, 8),
+                    score: 40,
+                },
+                Candidate {
+                    point: Point::new(6, 6),
+                    score: -3,
+                },
+            ],
+        };
+        assert_eq!(read(&write_entry(&entry), &v).unwrap(), vec![entry]);
+    }
+}
