@@ -220,20 +220,30 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     }
 }
 
+/// The rule set named `rules` on its default board, which must be the
+/// 15×15 board of the standard openings that `what` (tuning, a book) uses.
+fn openings_variant(
+    rules: &str,
+    what: &str,
+) -> Result<
+    (gobang::rules::RuleSet, gobang::rules::Variant),
+    Box<dyn std::error::Error + Send + Sync>,
+> {
+    use gobang::rules::{RuleSet, Variant, VariantSpec};
+    let rule_set: RuleSet = rules.parse()?;
+    let variant = Variant::from_spec(rule_set, &VariantSpec::default())?;
+    if (variant.width(), variant.height()) != (15, 15) {
+        return Err(format!("{what} the 15×15 openings; {rules} is not 15×15").into());
+    }
+    Ok((rule_set, variant))
+}
+
 fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::engine::eval::Weights;
-    use gobang::rules::{Color, RuleSet, Variant, VariantSpec};
+    use gobang::rules::Color;
     use gobang::tune::{self, TuneConfig};
 
-    let rules: RuleSet = args.rules.parse()?;
-    let variant = Variant::from_spec(rules, &VariantSpec::default())?;
-    if (variant.width(), variant.height()) != (15, 15) {
-        return Err(format!(
-            "tuning plays the 15×15 openings; {} is not 15×15",
-            args.rules
-        )
-        .into());
-    }
+    let (_, variant) = openings_variant(&args.rules, "tuning plays")?;
     let samples = if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -301,17 +311,7 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
 
 fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::engine::book::{self, BookConfig};
-    use gobang::rules::{RuleSet, Variant, VariantSpec};
-
-    let rules: RuleSet = args.rules.parse()?;
-    let variant = Variant::from_spec(rules, &VariantSpec::default())?;
-    if (variant.width(), variant.height()) != (15, 15) {
-        return Err(format!(
-            "a book follows the 15×15 openings; {} is not 15×15",
-            args.rules
-        )
-        .into());
-    }
+    let (rules, variant) = openings_variant(&args.rules, "a book follows")?;
     let config = BookConfig {
         variant,
         plies: args.plies,

@@ -15,14 +15,14 @@
 //! the moves from the empty board, then the move chosen, the depth the
 //! search reached, and its candidates with their scores (best first).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::{Candidate, Decision, Limits, expert};
-use crate::rules::{Color, Point, PointName, Position, RuleSet, Symmetry, Variant};
+use crate::rules::{Color, Point, Position, RuleSet, Symmetry, Variant, parse_point};
 
 /// Books are for this board only (the standard openings' board).
 const SIDE: u8 = 15;
@@ -121,14 +121,6 @@ fn canonical(position: &Position) -> (Vec<u16>, Symmetry) {
         .expect("eight symmetries")
 }
 
-/// The point `symmetry` maps onto `q`.
-fn preimage(symmetry: Symmetry, q: Point) -> Point {
-    (0..SIDE)
-        .flat_map(|y| (0..SIDE).map(move |x| Point::new(x, y)))
-        .find(|&p| symmetry.apply(p, SIDE) == q)
-        .expect("a symmetry is a bijection of the board")
-}
-
 /// The book's move for the side to move, as a decision (the stored search's
 /// depth and candidates), if the book has the position and its move is
 /// legal in it.
@@ -141,7 +133,8 @@ pub fn lookup(position: &Position) -> Option<Decision> {
     let (entry, book_symmetry) = book.get(&key)?;
     // The entry's points go to the canonical orientation by its symmetry,
     // and from there to this position's by the inverse of this one's.
-    let here = |p: Point| preimage(symmetry, book_symmetry.apply(p, SIDE));
+    let back = symmetry.inverse();
+    let here = |p: Point| back.apply(book_symmetry.apply(p, SIDE), SIDE);
     let point = here(entry.best);
     if position.check(point).is_err() || position.forbidden_kind(point).is_some() {
         return None;
@@ -164,19 +157,8 @@ pub fn lookup(position: &Position) -> Option<Decision> {
     })
 }
 
-fn name(p: Point) -> String {
-    PointName {
-        column: p.x,
-        row: SIDE - p.y,
-    }
-    .to_string()
-}
-
 fn parse(s: &str) -> Result<Point, String> {
-    s.parse::<PointName>()
-        .map_err(|e| e.to_string())?
-        .to_point(SIDE, SIDE)
-        .map_err(|e| e.to_string())
+    parse_point(s, SIDE, SIDE).map_err(|e| e.to_string())
 }
 
 /// A book's text (see the module's documentation), or the first line that
@@ -236,16 +218,20 @@ pub fn read(text: &str, variant: &Variant) -> Result<Vec<Entry>, String> {
 
 /// One entry as a line of a book.
 pub fn write_entry(entry: &Entry) -> String {
-    let moves: Vec<String> = entry.moves.iter().map(|&p| name(p)).collect();
+    let moves: Vec<String> = entry
+        .moves
+        .iter()
+        .map(|&p| p.name(SIDE).to_string())
+        .collect();
     let candidates: Vec<String> = entry
         .candidates
         .iter()
-        .map(|c| format!("{}={}", name(c.point), c.score))
+        .map(|c| format!("{}={}", c.point.name(SIDE), c.score))
         .collect();
     format!(
         "{} : {} {} {}",
         moves.join(" "),
-        name(entry.best),
+        entry.best.name(SIDE),
         entry.depth,
         candidates.join(" ")
     )
@@ -274,11 +260,11 @@ pub fn generate(
     openings: &[Vec<Point>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Vec<Entry> {
-    let mut seen: HashMap<Vec<u16>, ()> = HashMap::new();
+    let mut seen: HashSet<Vec<u16>> = HashSet::new();
     let mut frontier: Vec<Vec<Point>> = Vec::new();
     for opening in openings {
         if let Some(position) = replay(&config.variant, opening)
-            && seen.insert(canonical(&position).0, ()).is_none()
+            && seen.insert(canonical(&position).0)
         {
             frontier.push(opening.clone());
         }
@@ -330,7 +316,7 @@ pub fn generate(
                     moves.push(c.point);
                     if let Some(position) = replay(&config.variant, &moves)
                         && !position.is_over()
-                        && seen.insert(canonical(&position).0, ()).is_none()
+                        && seen.insert(canonical(&position).0)
                     {
                         children.push(moves);
                     }

@@ -52,6 +52,25 @@ impl Symmetry {
         Point::new(x, y)
     }
 
+    /// The symmetry that undoes this one: a mirrored one is its own
+    /// inverse, a turn is undone by the turns that complete the circle.
+    ///
+    /// ```
+    /// use gobang::rules::{Point, Symmetry};
+    /// let p = Point::new(2, 5);
+    /// assert!(Symmetry::ALL.iter().all(|s| s.inverse().apply(s.apply(p, 15), 15) == p));
+    /// ```
+    pub fn inverse(self) -> Symmetry {
+        if self.mirror {
+            self
+        } else {
+            Symmetry {
+                turns: (4 - self.turns) % 4,
+                mirror: false,
+            }
+        }
+    }
+
     /// Whether this symmetry maps every stone of `board` (a square one) onto
     /// a stone of the same colour.
     pub fn preserves(self, board: &Board) -> bool {
@@ -87,6 +106,18 @@ mod tests {
             for t in Symmetry::ALL {
                 let composed = t.apply(s.apply(p, 15), 15);
                 assert!(images.contains(&composed));
+            }
+        }
+    }
+
+    #[test]
+    fn each_symmetry_is_undone_by_its_inverse() {
+        for s in Symmetry::ALL {
+            for y in 0..15 {
+                for x in 0..15 {
+                    let p = Point::new(x, y);
+                    assert_eq!(s.inverse().apply(s.apply(p, 15), 15), p, "{s:?}");
+                }
             }
         }
     }
