@@ -90,6 +90,11 @@ struct TuneArgs {
     /// playing games.
     #[arg(long)]
     load: Option<std::path::PathBuf>,
+    /// How much of what the fit aims at is the game's result, from 0 to 1;
+    /// the rest is the search's judgment of the position (the score of
+    /// the move it chose).
+    #[arg(long, default_value_t = 0.0)]
+    outcome: f64,
 }
 
 #[derive(clap::Args)]
@@ -244,6 +249,13 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     use gobang::tune::{self, TuneConfig};
 
     let (_, variant) = openings_variant(&args.rules, "tuning plays")?;
+    if !(0.0..=1.0).contains(&args.outcome) {
+        return Err(format!(
+            "--outcome {} is not from 0 to 1: it is how much of the aim is the game's result",
+            args.outcome
+        )
+        .into());
+    }
     let samples = if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -271,6 +283,10 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         tune::write_samples(&samples, &mut out)?;
         std::io::Write::flush(&mut out)?;
     }
+    let samples: Vec<_> = samples
+        .into_iter()
+        .map(|s| s.aiming_at(args.outcome))
+        .collect();
     // One fit for each set of weights (renju's: black to move, white to
     // move), on four fifths of its positions; judged on the rest.
     let mut fitted = Vec::new();
