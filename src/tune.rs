@@ -46,8 +46,9 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// What the fit aims at: `outcome` parts of the game's result and the
-    /// rest of the search's judgment. A game's result is the truth of one
+    /// The sample with its result replaced by what the fit aims at:
+    /// `outcome` parts of the game's result and the rest of the search's
+    /// judgment. A game's result is the truth of one
     /// game, noisy for every position in it (a move late in the game
     /// decides what the opening is taught); the search judges each
     /// position by itself, seeing further than the evaluation it teaches.
@@ -468,6 +469,10 @@ mod tests {
         assert!(
             read_samples(&line.replacen("0.5", "2", 1)).is_err(),
             "a result past a win"
+        );
+        assert!(
+            read_samples(&line.replacen("0.25", "-1", 1)).is_err(),
+            "a judgment below a loss"
         );
         assert!(
             read_samples(line.rsplit_once(' ').unwrap().0).is_err(),
