@@ -1,7 +1,6 @@
 //! The static evaluation: what each side could make with one more stone
 //! on the empty points near the stones, by shape, weighted. The weights
-//! are fitted to what gobang's own search judged of the positions of its
-//! own games (`gobang tune`, see
+//! are fitted to the outcomes of gobang's own games (`gobang tune`, see
 //! `crate::tune`): renju's for each side to move, and one set for every rule
 //! set without forbidden points (fitted on 15×15 freestyle; tic-tac-toe and
 //! k in a row use it too).
@@ -50,32 +49,32 @@ pub struct Weights {
 /// shape is worth, and to whom).
 pub const RENJU_BLACK: Weights = Weights {
     mine: [
-        0, -43, 30, 184, 562, 4800, 30000, 7031, 752, 664, 185, 151, 51,
+        10, -47, 49, 82, 351, 4800, 30000, 7834, 1186, 735, 353, 96, 46,
     ],
     theirs: [
-        16, -46, 53, 115, 505, 744, 628, 1126, -542, 472, 111, 45, 47,
+        20, -48, 42, 64, 409, -398, 1511, 932, -197, 335, 232, 138, 30,
     ],
-    tempo: 682,
+    tempo: 590,
 };
 
 /// Renju with white to move.
 pub const RENJU_WHITE: Weights = Weights {
     mine: [
-        6, -45, 77, 220, 593, 4800, 30000, 9197, -700, 533, 86, 77, 87,
+        24, -54, 57, 209, 400, 4800, 30000, 11313, -415, 639, 227, 172, 111,
     ],
     theirs: [
-        -2, -57, -6, 68, 501, 2124, -876, 1483, -779, 522, 184, 128, 39,
+        13, -59, 9, 38, 379, 1728, -556, 1736, -669, 593, 260, 137, 62,
     ],
-    tempo: -80,
+    tempo: -148,
 };
 
 /// Every rule set without forbidden points.
 pub const FREE: Weights = Weights {
     mine: [
-        5, 3, 68, 252, 487, 4800, 30000, 7688, -23, 673, 150, 110, 65,
+        18, 14, 36, 208, 355, 4800, 30000, 8202, 187, 702, 249, 123, 50,
     ],
-    theirs: [9, -4, 52, 152, 387, -364, 1832, 1771, 22, 590, 116, 90, 21],
-    tempo: 464,
+    theirs: [18, 0, 36, 111, 289, -1527, 2866, 1639, 55, 592, 237, 90, 41],
+    tempo: 212,
 };
 
 /// Every set of weights, by the name of its constant.
