@@ -93,7 +93,7 @@ struct TuneArgs {
     /// How much of what the fit aims at is the game's result, from 0 to 1;
     /// the rest is the search's judgment of the position (the score of
     /// the move it chose).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 1.0)]
     outcome: f64,
 }
 
