@@ -47,10 +47,10 @@ pub struct Sample {
 impl Sample {
     /// The sample with its result replaced by what the fit aims at:
     /// `outcome` parts of the game's result and the rest of the search's
-    /// judgment. A game's result is the truth of one
-    /// game, noisy for every position in it (a move late in the game
-    /// decides what the opening is taught); the search judges each
-    /// position by itself, seeing further than the evaluation it teaches.
+    /// judgment. A result is one verdict on all of a game's positions (a
+    /// move late in the game decides what the opening is taught); the
+    /// search judges each position by itself, but with the evaluation it
+    /// would teach (fitted to it alone, the weights played no better).
     pub fn aiming_at(mut self, outcome: f64) -> Sample {
         self.result = outcome * self.result + (1.0 - outcome) * self.searched;
         self
