@@ -95,6 +95,12 @@ struct TuneArgs {
     /// the move it chose).
     #[arg(long, default_value_t = 1.0)]
     outcome: f64,
+    /// Fit the values of the point classes (a point's four line patterns in
+    /// any order) on top of the shape weights instead of the weights, and
+    /// write them to this directory, a file for each set of weights
+    /// (src/engine/eval holds those in use).
+    #[arg(long)]
+    classes: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -244,7 +250,7 @@ fn openings_variant(
 }
 
 fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use gobang::engine::eval::Weights;
+    use gobang::engine::eval::{ClassValues, Weights};
     use gobang::rules::Color;
     use gobang::tune::{self, TuneConfig};
 
@@ -310,14 +316,36 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             .into_iter()
             .enumerate()
             .partition(|&(n, _)| (n / run) % 5 == 0);
-        let test: Vec<_> = test.into_iter().map(|(_, &s)| s).collect();
-        let train: Vec<_> = train.into_iter().map(|(_, &s)| s).collect();
-        let after = tune::fit(&train, &before);
+        let test: Vec<_> = test.into_iter().map(|(_, s)| s.clone()).collect();
+        let train: Vec<_> = train.into_iter().map(|(_, s)| s.clone()).collect();
+        let classes = ClassValues::for_mover(&variant, mover);
+        let before_loss = tune::loss(&before.vector(), classes, &test);
+        if let Some(dir) = &args.classes {
+            // The regularisation that predicts the held-out fifth best.
+            println!(
+                "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before",
+                test.len() + train.len()
+            );
+            let mut best = (before_loss, classes.clone());
+            for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
+                let fitted = tune::fit_classes(&train, &before, classes, ridge);
+                let loss = tune::loss(&before.vector(), &fitted, &test);
+                println!("  class values fitted with ridge {ridge:e}: {loss:.4}");
+                if loss < best.0 {
+                    best = (loss, fitted);
+                }
+            }
+            let path = dir.join(Weights::class_file(&variant, mover));
+            std::fs::write(&path, best.1.to_text())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("  the best written to {}", path.display());
+            continue;
+        }
+        let after = tune::fit(&train, &before, classes);
         println!(
-            "\n{name}: {} positions; log loss on the held-out fifth {:.4} before, {:.4} after",
+            "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before, {:.4} after",
             test.len() + train.len(),
-            tune::loss(&before.vector(), &test),
-            tune::loss(&after.vector(), &test),
+            tune::loss(&after.vector(), classes, &test),
         );
         print!("{}", tune::comparison(&before, &after));
         println!("{}", tune::as_source(name, &after));

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::arena::standard_openings;
-use crate::engine::eval::{self, FEATURES, SHAPE_NAMES, Weights};
+use crate::engine::eval::{self, CLASSES, ClassValues, FEATURES, SHAPE_NAMES, Weights};
 use crate::engine::{self, Level, Limits, SplitMix64};
 use crate::rules::{Color, Point, Position, Variant};
 
@@ -32,9 +32,11 @@ pub struct TuneConfig {
 /// One quiet position: its features, how the game ended for the side to
 /// move (1 won, 0.5 drawn, 0 lost), and what the search that chose its
 /// move thought of it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub features: [i32; FEATURES],
+    /// How many points of each class (see [`eval::Features::classes`]).
+    pub classes: Vec<(u16, u16)>,
     /// Who was to move: renju has weights for each.
     pub mover: Color,
     pub result: f64,
@@ -140,7 +142,8 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
     let winner = outcome.winner();
     seen.into_iter()
         .map(|(features, mover, searched)| Sample {
-            features,
+            features: features.shapes,
+            classes: features.classes,
             mover,
             result: match winner {
                 Some(w) if w == mover => 1.0,
@@ -160,17 +163,22 @@ fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// The mean log loss of `weights` (as a vector) on `samples`.
-pub fn loss(weights: &[f64; FEATURES], samples: &[Sample]) -> f64 {
+/// The mean log loss of `weights` (as a vector) with the class values
+/// `classes` on `samples`.
+pub fn loss(weights: &[f64; FEATURES], classes: &ClassValues, samples: &[Sample]) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let z = dot(weights, &s.features) / SCALE;
-            let p = sigmoid(z).clamp(1e-12, 1.0 - 1e-12);
-            -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+            let z = (dot(weights, &s.features) + classes.applied(&s.classes)) / SCALE;
+            log_loss(sigmoid(z), s.result)
         })
         .sum();
     total / samples.len().max(1) as f64
+}
+
+fn log_loss(p: f64, result: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(result * p.ln() + (1.0 - result) * (1.0 - p).ln())
 }
 
 fn dot(w: &[f64; FEATURES], x: &[i32; FEATURES]) -> f64 {
@@ -178,48 +186,107 @@ fn dot(w: &[f64; FEATURES], x: &[i32; FEATURES]) -> f64 {
 }
 
 /// Fits the weights by Newton's method on the log loss, from `start`, with
-/// a little ridge regularisation so shapes that never occur stay put.
-pub fn fit(samples: &[Sample], start: &Weights) -> Weights {
-    const RIDGE: f64 = 1e-3;
+/// a little ridge regularisation so shapes that never occur stay put; the
+/// class values `classes` stay as they are.
+pub fn fit(samples: &[Sample], start: &Weights, classes: &ClassValues) -> Weights {
     let prior: Vec<f64> = start.vector().iter().map(|w| w / SCALE).collect();
-    let mut beta = prior.clone();
-    let n = samples.len().max(1) as f64;
-    let objective = |beta: &[f64]| -> f64 {
-        let mut v = [0.0; FEATURES];
-        for a in 0..FEATURES {
-            v[a] = beta[a] * SCALE;
-        }
-        let ridge: f64 = beta
+    let beta = newton(&prior, 1e-3, samples, |s| {
+        let row = (0..FEATURES)
+            .filter(|&a| s.features[a] != 0)
+            .map(|a| (a, f64::from(s.features[a])))
+            .collect();
+        (row, classes.applied(&s.classes) / SCALE)
+    });
+    let mut v = [0.0; FEATURES];
+    for a in 0..FEATURES {
+        v[a] = beta[a] * SCALE;
+    }
+    Weights::from_vector(&v)
+}
+
+/// Fits the class values on top of the shape weights by Newton's method,
+/// from `start`, with ridge regularisation `ridge` towards it (a class seen
+/// rarely stays near where it was). A class is a point's four line patterns
+/// whatever their order: the shape weights value a point by its lines and
+/// the strongest combination they make, and the class values say what that
+/// misses (three lines building at once, say).
+pub fn fit_classes(
+    samples: &[Sample],
+    weights: &Weights,
+    start: &ClassValues,
+    ridge: f64,
+) -> ClassValues {
+    // In log-odds, the side to move's classes then the opponent's, both
+    // counted positively: the opponent's values enter negated.
+    let mut prior = vec![0.0; 2 * CLASSES];
+    for c in 0..CLASSES {
+        prior[c] = f64::from(start.mine[c]) / SCALE;
+        prior[CLASSES + c] = -f64::from(start.theirs[c]) / SCALE;
+    }
+    let base = weights.vector();
+    let theta = newton(&prior, ridge, samples, |s| {
+        let row = s
+            .classes
             .iter()
-            .zip(&prior)
-            .map(|(b, p)| (b - p) * (b - p))
-            .sum();
-        loss(&v, samples) + RIDGE / 2.0 * ridge
+            .map(|&(k, n)| (usize::from(k), f64::from(n)))
+            .collect();
+        (row, dot(&base, &s.features) / SCALE)
+    });
+    let mut values = ClassValues::ZERO;
+    for c in 0..CLASSES {
+        values.mine[c] = (theta[c] * SCALE).round() as i32;
+        values.theirs[c] = (-theta[CLASSES + c] * SCALE).round() as i32;
+    }
+    values
+}
+
+/// Minimises the mean log loss of the logistic regression of the samples'
+/// results, plus `ridge` / 2 times the squared distance from `prior`, by
+/// Newton's method from `prior`, halving a step until the objective falls.
+/// `row` gives a sample's features (index and value, zeros left out) and
+/// the fixed part of its log-odds.
+fn newton(
+    prior: &[f64],
+    ridge: f64,
+    samples: &[Sample],
+    row: impl Fn(&Sample) -> (Vec<(usize, f64)>, f64),
+) -> Vec<f64> {
+    let k = prior.len();
+    let rows: Vec<_> = samples.iter().map(row).collect();
+    let n = samples.len().max(1) as f64;
+    let logit = |beta: &[f64], (x, offset): &(Vec<(usize, f64)>, f64)| -> f64 {
+        offset + x.iter().map(|&(a, v)| beta[a] * v).sum::<f64>()
     };
+    let objective = |beta: &[f64]| -> f64 {
+        let loss: f64 = samples
+            .iter()
+            .zip(&rows)
+            .map(|(s, r)| log_loss(sigmoid(logit(beta, r)), s.result))
+            .sum::<f64>()
+            / n;
+        let distance: f64 = beta.iter().zip(prior).map(|(b, p)| (b - p) * (b - p)).sum();
+        loss + ridge / 2.0 * distance
+    };
+    let mut beta = prior.to_vec();
     for _ in 0..30 {
-        let mut gradient = [0.0; FEATURES];
-        let mut hessian = [[0.0; FEATURES]; FEATURES];
-        for s in samples {
-            let x: Vec<f64> = s.features.iter().map(|&v| v as f64).collect();
-            let z: f64 = beta.iter().zip(&x).map(|(b, x)| b * x).sum();
-            let p = sigmoid(z);
+        let mut gradient = vec![0.0; k];
+        let mut hessian = vec![0.0; k * k];
+        for (s, r) in samples.iter().zip(&rows) {
+            let p = sigmoid(logit(&beta, r));
             let weight = (p * (1.0 - p)).max(1e-9);
-            for a in 0..FEATURES {
-                if x[a] == 0.0 {
-                    continue;
-                }
-                gradient[a] += (p - s.result) * x[a];
-                for b in 0..FEATURES {
-                    hessian[a][b] += weight * x[a] * x[b];
+            for &(a, xa) in &r.0 {
+                gradient[a] += (p - s.result) * xa;
+                for &(b, xb) in &r.0 {
+                    hessian[a * k + b] += weight * xa * xb;
                 }
             }
         }
-        for (a, row) in hessian.iter_mut().enumerate() {
-            gradient[a] = gradient[a] / n + RIDGE * (beta[a] - prior[a]);
-            for h in row.iter_mut() {
+        for a in 0..k {
+            gradient[a] = gradient[a] / n + ridge * (beta[a] - prior[a]);
+            for h in &mut hessian[a * k..(a + 1) * k] {
                 *h /= n;
             }
-            row[a] += RIDGE;
+            hessian[a * k + a] += ridge;
         }
         let Some(step) = solve(hessian, gradient) else {
             break;
@@ -230,7 +297,7 @@ pub fn fit(samples: &[Sample], start: &Weights) -> Weights {
         let mut scale = 1.0;
         let mut moved = false;
         for _ in 0..30 {
-            let trial: Vec<f64> = (0..FEATURES).map(|a| beta[a] - scale * step[a]).collect();
+            let trial: Vec<f64> = (0..k).map(|a| beta[a] - scale * step[a]).collect();
             if objective(&trial) < now {
                 beta = trial;
                 moved = true;
@@ -243,38 +310,32 @@ pub fn fit(samples: &[Sample], start: &Weights) -> Weights {
             break;
         }
     }
-    let mut v = [0.0; FEATURES];
-    for a in 0..FEATURES {
-        v[a] = beta[a] * SCALE;
-    }
-    Weights::from_vector(&v)
+    beta
 }
 
-/// Solves `m x = b` by Gaussian elimination with partial pivoting.
-fn solve(mut m: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> Option<[f64; FEATURES]> {
-    for col in 0..FEATURES {
-        let pivot = (col..FEATURES).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
-        if m[pivot][col].abs() < 1e-15 {
+/// Solves `m x = b` for a symmetric positive definite `m` (`b.len()` rows,
+/// row-major; a Hessian with a ridge is one) by Cholesky decomposition.
+fn solve(mut m: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let k = b.len();
+    for j in 0..k {
+        let d = m[j * k + j] - (0..j).map(|p| m[j * k + p] * m[j * k + p]).sum::<f64>();
+        if d <= 0.0 {
             return None;
         }
-        m.swap(col, pivot);
-        b.swap(col, pivot);
-        let (above, below) = m.split_at_mut(col + 1);
-        let pivot_row = &above[col];
-        for (r, row) in below.iter_mut().enumerate() {
-            let f = row[col] / pivot_row[col];
-            for (cell, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                *cell -= f * p;
-            }
-            b[col + 1 + r] -= f * b[col];
+        let d = d.sqrt();
+        m[j * k + j] = d;
+        for i in j + 1..k {
+            let v = m[i * k + j] - (0..j).map(|p| m[i * k + p] * m[j * k + p]).sum::<f64>();
+            m[i * k + j] = v / d;
         }
     }
-    let mut x = [0.0; FEATURES];
-    for row in (0..FEATURES).rev() {
-        let s: f64 = (row + 1..FEATURES).map(|k| m[row][k] * x[k]).sum();
-        x[row] = (b[row] - s) / m[row][row];
+    for i in 0..k {
+        b[i] = (b[i] - (0..i).map(|p| m[i * k + p] * b[p]).sum::<f64>()) / m[i * k + i];
     }
-    Some(x)
+    for i in (0..k).rev() {
+        b[i] = (b[i] - (i + 1..k).map(|p| m[p * k + i] * b[p]).sum::<f64>()) / m[i * k + i];
+    }
+    Some(b)
 }
 
 /// The weights as the Rust constant they replace.
@@ -313,6 +374,12 @@ pub fn write_samples(samples: &[Sample], out: &mut impl std::io::Write) -> std::
         for n in &s.features {
             write!(out, " {n}")?;
         }
+        if !s.classes.is_empty() {
+            write!(out, " |")?;
+            for (class, n) in &s.classes {
+                write!(out, " {class}:{n}")?;
+            }
+        }
         writeln!(out)?;
     }
     Ok(())
@@ -326,8 +393,10 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             let bad = || {
                 format!(
                     "line {}: not a sample (b or w, the result and the search's judgment \
-                     from 0 to 1, {FEATURES} counts): {line:?}",
-                    n + 1
+                     from 0 to 1, {FEATURES} counts, then optionally | and class:count \
+                     pairs, each class below {}): {line:?}",
+                    n + 1,
+                    2 * CLASSES
                 )
             };
             let mut words = line.split_whitespace();
@@ -346,11 +415,25 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             let result = chance()?;
             let searched = chance()?;
             let counts = words
+                .by_ref()
+                .take_while(|&w| w != "|")
                 .map(|w| w.parse().map_err(|_| bad()))
                 .collect::<Result<Vec<i32>, String>>()?;
             let features = counts.try_into().map_err(|_| bad())?;
+            let classes = words
+                .map(|w| {
+                    let (class, n) = w.split_once(':').ok_or_else(bad)?;
+                    let class: u16 = class.parse().map_err(|_| bad())?;
+                    let n = n.parse().map_err(|_| bad())?;
+                    if usize::from(class) >= 2 * eval::CLASSES {
+                        return Err(bad());
+                    }
+                    Ok((class, n))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
             Ok(Sample {
                 features,
+                classes,
                 mover,
                 result,
                 searched,
@@ -389,6 +472,7 @@ mod tests {
                 let won = (rng.below(1_000_000) as f64) < p * 1_000_000.0;
                 Sample {
                     features,
+                    classes: Vec::new(),
                     mover: Color::Black,
                     result: if won { 1.0 } else { 0.0 },
                     searched: p,
@@ -401,7 +485,7 @@ mod tests {
             theirs: [0; eval::SHAPES],
             tempo: 0,
         };
-        let fitted = fit(&samples, &nothing).vector();
+        let fitted = fit(&samples, &nothing, &ClassValues::ZERO).vector();
         // With these samples a shape's weight has a standard error of
         // about 10 and the tempo's about 30 (it moves with every count's
         // mean); each may miss by five of its own (seeds 1 to 9 all came
@@ -413,12 +497,16 @@ mod tests {
                 "feature {f}: fitted {got}, made with {want}"
             );
         }
-        assert!(loss(&fitted, &samples) < loss(&nothing.vector(), &samples));
+        let zero = ClassValues::ZERO;
+        assert!(loss(&fitted, &zero, &samples) < loss(&nothing.vector(), &zero, &samples));
 
         // Aimed at the chances themselves (a search's judgment without its
         // noise) a tenth of the positions finds the weights closer still.
-        let judged: Vec<Sample> = samples[..40_000].iter().map(|s| s.aiming_at(0.0)).collect();
-        let fitted = fit(&judged, &nothing).vector();
+        let judged: Vec<Sample> = samples[..40_000]
+            .iter()
+            .map(|s| s.clone().aiming_at(0.0))
+            .collect();
+        let fitted = fit(&judged, &nothing, &ClassValues::ZERO).vector();
         for (f, (got, want)) in fitted.iter().zip(v.iter()).enumerate() {
             assert!(
                 (got - want).abs() < 10.0,
@@ -431,12 +519,13 @@ mod tests {
     fn the_aim_blends_the_result_and_the_judgment() {
         let sample = Sample {
             features: [0; FEATURES],
+            classes: Vec::new(),
             mover: Color::Black,
             result: 1.0,
             searched: 0.25,
         };
-        assert_eq!(sample.aiming_at(1.0).result, 1.0);
-        assert_eq!(sample.aiming_at(0.0).result, 0.25);
+        assert_eq!(sample.clone().aiming_at(1.0).result, 1.0);
+        assert_eq!(sample.clone().aiming_at(0.0).result, 0.25);
         assert_eq!(sample.aiming_at(0.5).result, 0.625);
     }
 
@@ -448,12 +537,14 @@ mod tests {
         let samples = vec![
             Sample {
                 features,
+                classes: vec![(3, 1), (500, 2)],
                 mover: Color::White,
                 result: 0.5,
                 searched: 0.25,
             },
             Sample {
                 features: [1; FEATURES],
+                classes: Vec::new(),
                 mover: Color::Black,
                 result: 1.0,
                 searched: 0.875,
@@ -473,13 +564,89 @@ mod tests {
             read_samples(&line.replacen("0.25", "-1", 1)).is_err(),
             "a judgment below a loss"
         );
+        let plain = text.lines().nth(1).unwrap();
         assert!(
-            read_samples(line.rsplit_once(' ').unwrap().0).is_err(),
+            read_samples(plain.rsplit_once(' ').unwrap().0).is_err(),
             "a count short"
         );
         assert!(
-            read_samples(&format!("{line} 1")).is_err(),
+            read_samples(&format!("{plain} 1")).is_err(),
             "a count too many"
         );
+        let classed = line;
+        assert!(classed.ends_with(" 1 | 3:1 500:2"), "{classed}");
+        assert!(
+            read_samples(&classed.replace(" 1 | ", " | ")).is_err(),
+            "a count short before the classes"
+        );
+        assert!(
+            read_samples(&classed.replace("500:2", "990:1")).is_err(),
+            "a class past the last"
+        );
+        assert!(
+            read_samples(&classed.replace("500:2", "500")).is_err(),
+            "a class without its count"
+        );
+    }
+
+    /// Samples whose outcomes were drawn with known class values: the fit
+    /// finds them again, and leaves a class no sample has where it was.
+    #[test]
+    fn the_class_fit_recovers_the_values_that_made_the_outcomes() {
+        let weights = Weights {
+            mine: [0; eval::SHAPES],
+            theirs: [0; eval::SHAPES],
+            tempo: 0,
+        };
+        let mut truth = ClassValues::ZERO;
+        let used = [3, 40, 41, 200, 310];
+        for (n, &c) in used.iter().enumerate() {
+            truth.mine[c] = 150 * n as i32 - 250;
+            truth.theirs[c] = 300 - 120 * n as i32;
+        }
+        let mut start = ClassValues::ZERO;
+        start.mine[100] = 77;
+        let mut rng = SplitMix64::new(3);
+        let samples: Vec<Sample> = (0..100_000)
+            .map(|_| {
+                let mut classes = Vec::new();
+                for &c in &used {
+                    for k in [c, CLASSES + c] {
+                        if rng.below(2) == 1 {
+                            classes.push((k as u16, 1 + rng.below(3) as u16));
+                        }
+                    }
+                }
+                classes.sort_unstable();
+                let p = sigmoid(truth.applied(&classes) / SCALE);
+                let won = (rng.below(1_000_000) as f64) < p * 1_000_000.0;
+                Sample {
+                    features: [0; FEATURES],
+                    classes,
+                    mover: Color::Black,
+                    result: if won { 1.0 } else { 0.0 },
+                    searched: p,
+                }
+            })
+            .collect();
+        let fitted = fit_classes(&samples, &weights, &start, 1e-5);
+        for &c in &used {
+            // A value's standard error here is about 15.
+            assert!(
+                (fitted.mine[c] - truth.mine[c]).abs() < 60,
+                "class {c}: fitted {}, made with {}",
+                fitted.mine[c],
+                truth.mine[c]
+            );
+            assert!(
+                (fitted.theirs[c] - truth.theirs[c]).abs() < 60,
+                "class {c} against: fitted {}, made with {}",
+                fitted.theirs[c],
+                truth.theirs[c]
+            );
+        }
+        assert_eq!(fitted.mine[100], 77, "a class no sample has stays put");
+        let zero = [0.0; FEATURES];
+        assert!(loss(&zero, &fitted, &samples) < loss(&zero, &start, &samples));
     }
 }

@@ -1,9 +1,10 @@
 //! The static evaluation: what each side could make with one more stone
-//! on the empty points near the stones, by shape, weighted. The weights
-//! are fitted to the outcomes of gobang's own games (`gobang tune`, see
-//! `crate::tune`): renju's for each side to move, and one set for every rule
-//! set without forbidden points (fitted on 15×15 freestyle; tic-tac-toe and
-//! k in a row use it too).
+//! on the empty points near the stones, by shape, weighted, and by class
+//! (the point's four line patterns in any order), valued beyond what its
+//! shapes make. The weights and class values are fitted to the outcomes of
+//! gobang's own games (`gobang tune`, see `crate::tune`): renju's for each
+//! side to move, and one set for every rule set without forbidden points
+//! (fitted on 15×15 freestyle; tic-tac-toe and k in a row use it too).
 
 use std::sync::OnceLock;
 
@@ -77,12 +78,24 @@ pub const FREE: Weights = Weights {
     tempo: 212,
 };
 
-/// Every set of weights, by the name of its constant.
-const NAMED: [(&str, &Weights); 3] = [
-    ("FREE", &FREE),
-    ("RENJU_BLACK", &RENJU_BLACK),
-    ("RENJU_WHITE", &RENJU_WHITE),
+/// Every set of weights, by the name of its constant, with its class
+/// values (see [`ClassValues`]; `gobang tune --classes` writes these files).
+const NAMED: [(&str, &Weights, &str); 3] = [
+    ("FREE", &FREE, include_str!("eval/free.txt")),
+    (
+        "RENJU_BLACK",
+        &RENJU_BLACK,
+        include_str!("eval/renju-black.txt"),
+    ),
+    (
+        "RENJU_WHITE",
+        &RENJU_WHITE,
+        include_str!("eval/renju-white.txt"),
+    ),
 ];
+
+/// The file of each set's class values, in the order of [`NAMED`].
+const CLASS_FILES: [&str; 3] = ["free.txt", "renju-black.txt", "renju-white.txt"];
 
 /// An evaluation never reaches the scores of won and lost positions.
 pub const LIMIT: i32 = 500_000;
@@ -97,7 +110,10 @@ impl Weights {
     /// each side's stone on a point is worth by the point's shape code.
     pub fn by_shape(variant: &Variant, mover: Color) -> &'static ShapeValues {
         static TABLES: OnceLock<[ShapeValues; 3]> = OnceLock::new();
-        let tables = TABLES.get_or_init(|| NAMED.map(|(_, weights)| ShapeValues::new(weights)));
+        let tables = TABLES.get_or_init(|| {
+            let classes = ClassValues::named();
+            [0, 1, 2].map(|n| ShapeValues::new(NAMED[n].1, &classes[n]))
+        });
         &tables[Weights::which(variant, mover)]
     }
 
@@ -107,7 +123,14 @@ impl Weights {
     }
 
     fn named(variant: &Variant, mover: Color) -> (&'static str, &'static Weights) {
-        NAMED[Weights::which(variant, mover)]
+        let (name, weights, _) = NAMED[Weights::which(variant, mover)];
+        (name, weights)
+    }
+
+    /// The file `gobang tune --classes` writes the class values of the
+    /// weights for `mover` under `variant`'s rules to.
+    pub fn class_file(variant: &Variant, mover: Color) -> &'static str {
+        CLASS_FILES[Weights::which(variant, mover)]
     }
 
     /// Which of [`NAMED`] plays `mover` under `variant`'s rules.
@@ -172,18 +195,156 @@ pub struct ShapeValues {
 }
 
 impl ShapeValues {
-    fn new(weights: &Weights) -> ShapeValues {
-        let by_code = |side: &[i32; SHAPES]| -> Box<[i32]> {
+    fn new(weights: &Weights, classes: &ClassValues) -> ShapeValues {
+        let by_code = |side: &[i32; SHAPES], by_class: &[i32; CLASSES]| -> Box<[i32]> {
             let table = Weights::table(side);
             (0..SHAPE_CODES)
-                .map(|code| table.value(&shape_lines(code)))
+                .map(|code| table.value(&shape_lines(code)) + by_class[class_of(code)])
                 .collect()
         };
         ShapeValues {
-            mine: by_code(&weights.mine),
-            theirs: by_code(&weights.theirs),
+            mine: by_code(&weights.mine, &classes.mine),
+            theirs: by_code(&weights.theirs, &classes.theirs),
             tempo: weights.tempo,
         }
+    }
+}
+
+/// A point's four line patterns in any order: the classes of points the
+/// evaluation's table tells apart (four of nine patterns, repeats allowed).
+pub const CLASSES: usize = 495;
+
+/// The classes: of each shape code, and the shape code of each class with
+/// its patterns strongest first.
+struct Classes {
+    of: Box<[u16]>,
+    sorted: Vec<usize>,
+}
+
+fn classes() -> &'static Classes {
+    static CLASSES_: OnceLock<Classes> = OnceLock::new();
+    CLASSES_.get_or_init(|| {
+        let mut by_sorted = vec![u16::MAX; SHAPE_CODES];
+        let mut sorted_codes = Vec::with_capacity(CLASSES);
+        let of = (0..SHAPE_CODES)
+            .map(|code| {
+                let sorted = sorted_code(code);
+                if by_sorted[sorted] == u16::MAX {
+                    by_sorted[sorted] = sorted_codes.len() as u16;
+                    sorted_codes.push(sorted);
+                }
+                by_sorted[sorted]
+            })
+            .collect();
+        Classes {
+            of,
+            sorted: sorted_codes,
+        }
+    })
+}
+
+/// The class of a shape code (see [`SHAPE_CODES`]).
+pub fn class_of(code: usize) -> usize {
+    usize::from(classes().of[code])
+}
+
+/// The shape code with the same patterns, strongest on direction 0.
+fn sorted_code(code: usize) -> usize {
+    let mut lines = shape_lines(code);
+    lines.sort_by(|a, b| b.cmp(a));
+    lines.iter().rev().fold(0, |c, &p| c * 9 + p as usize)
+}
+
+/// A class's name: its patterns, strongest first (`OpenThree+Two+None+None`).
+pub fn class_name(class: usize) -> String {
+    shape_lines(classes().sorted[class])
+        .iter()
+        .map(|p| format!("{p:?}"))
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// What a class is worth beyond what its lines and combination make, to
+/// the side to move (`mine`) and against it (`theirs`): fitted by class
+/// where the shape weights share one value among many.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassValues {
+    pub mine: [i32; CLASSES],
+    pub theirs: [i32; CLASSES],
+}
+
+impl ClassValues {
+    pub const ZERO: ClassValues = ClassValues {
+        mine: [0; CLASSES],
+        theirs: [0; CLASSES],
+    };
+
+    /// Reads `name mine theirs` lines (classes not listed are worth 0).
+    pub fn parse(text: &str) -> Result<ClassValues, String> {
+        let mut names = std::collections::HashMap::new();
+        for class in 0..CLASSES {
+            names.insert(class_name(class), class);
+        }
+        let mut values = ClassValues::ZERO;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || format!("line {}: not `class mine theirs`: {line:?}", n + 1);
+            let mut words = line.split_whitespace();
+            let class = words.next().and_then(|w| names.get(w)).ok_or_else(bad)?;
+            let mut value = || -> Result<i32, String> {
+                words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)
+            };
+            values.mine[*class] = value()?;
+            values.theirs[*class] = value()?;
+            if words.next().is_some() {
+                return Err(bad());
+            }
+        }
+        Ok(values)
+    }
+
+    /// The lines [`ClassValues::parse`] reads, classes worth 0 left out.
+    pub fn to_text(&self) -> String {
+        (0..CLASSES)
+            .filter(|&c| self.mine[c] != 0 || self.theirs[c] != 0)
+            .map(|c| format!("{} {} {}\n", class_name(c), self.mine[c], self.theirs[c]))
+            .collect()
+    }
+
+    /// What the class values add to an evaluation of `counts` (see
+    /// [`Features::classes`]).
+    pub fn applied(&self, counts: &[(u16, u16)]) -> f64 {
+        counts
+            .iter()
+            .map(|&(k, n)| {
+                let k = usize::from(k);
+                let value = match k.checked_sub(CLASSES) {
+                    None => self.mine[k],
+                    Some(theirs) => -self.theirs[theirs],
+                };
+                f64::from(value) * f64::from(n)
+            })
+            .sum()
+    }
+
+    /// The class values of each set of weights, in the order of [`NAMED`]
+    /// (the tables are part of the source: a test reads each).
+    fn named() -> &'static [ClassValues; 3] {
+        static TABLES: OnceLock<[ClassValues; 3]> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            NAMED.map(|(name, _, text)| {
+                ClassValues::parse(text)
+                    .unwrap_or_else(|e| panic!("the class values of {name}: {e}"))
+            })
+        })
+    }
+
+    /// The class values that go with [`Weights::for_mover`].
+    pub fn for_mover(variant: &Variant, mover: Color) -> &'static ClassValues {
+        &ClassValues::named()[Weights::which(variant, mover)]
     }
 }
 
@@ -257,17 +418,28 @@ pub fn lines(board: &SearchBoard, color: Color, i: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| board.pattern(color, d, i))
 }
 
-/// What the evaluation counts in a quiet position, side to move first:
-/// how many of each shape each side could make (the side to move only on
-/// points it may play), and 1 for the tempo. `None` where a tactical search
+/// What the evaluation counts in a quiet position, side to move first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// How many of each shape each side could make (the side to move only
+    /// on points it may play), and 1 for the tempo.
+    pub shapes: [i32; FEATURES],
+    /// How many points of each class each side could play on, as (index,
+    /// count) where the count is not 0: the side to move's classes are
+    /// indices `0..CLASSES`, the opponent's `CLASSES..2 * CLASSES`.
+    pub classes: Vec<(u16, u16)>,
+}
+
+/// The [`Features`] of a quiet position. `None` where a tactical search
 /// decides the position (either side has a four, or the side to move a
 /// winning four), which a static weight should not be fitted to.
-pub fn features(position: &Position) -> Option<[i32; FEATURES]> {
+pub fn features(position: &Position) -> Option<Features> {
     let board = SearchBoard::new(position);
     let me = board.to_move;
     let them = me.opponent();
     let mut x = [0; FEATURES];
     x[2 * SHAPES] = 1;
+    let mut classes = vec![0u16; 2 * CLASSES];
     for i in board.nearby() {
         let mine = lines(&board, me, i);
         let theirs = lines(&board, them, i);
@@ -275,11 +447,18 @@ pub fn features(position: &Position) -> Option<[i32; FEATURES]> {
             return None;
         }
         count(&mut x[SHAPES..2 * SHAPES], &theirs);
-        if board.legal(i, me) && count(&mut x[..SHAPES], &mine) {
-            return None;
+        classes[CLASSES + class_of(board.shape(them, i))] += 1;
+        if board.legal(i, me) {
+            if count(&mut x[..SHAPES], &mine) {
+                return None;
+            }
+            classes[class_of(board.shape(me, i))] += 1;
         }
     }
-    Some(x)
+    Some(Features {
+        shapes: x,
+        classes: (0..).zip(classes).filter(|&(_, n)| n > 0).collect(),
+    })
 }
 
 /// Adds a point's shapes to `x`; whether they make a winning four.
@@ -298,9 +477,55 @@ fn count(x: &mut [i32], lines: &[Pattern; 4]) -> bool {
 }
 
 /// The evaluation of a quiet position for the side to move: the weights
-/// applied to the [`features`].
-pub fn evaluate(weights: &Weights, x: &[i32; FEATURES]) -> i32 {
+/// and the class values applied to the [`features`].
+pub fn evaluate(weights: &Weights, classes: &ClassValues, x: &Features) -> i32 {
     let v = weights.vector();
-    let sum: f64 = v.iter().zip(x).map(|(w, &n)| w * n as f64).sum();
-    (sum as i32).clamp(-LIMIT, LIMIT)
+    let shapes: f64 = v.iter().zip(&x.shapes).map(|(w, &n)| w * n as f64).sum();
+    ((shapes + classes.applied(&x.classes)) as i32).clamp(-LIMIT, LIMIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_class_is_four_line_patterns_in_any_order() {
+        let classes: std::collections::HashSet<usize> = (0..SHAPE_CODES).map(class_of).collect();
+        assert_eq!(classes.len(), CLASSES);
+        assert_eq!(classes.iter().max(), Some(&(CLASSES - 1)));
+        // The same patterns on other lines are the same class.
+        let code = |lines: [usize; 4]| lines.iter().rev().fold(0, |c, &p| c * 9 + p);
+        assert_eq!(class_of(code([4, 0, 2, 1])), class_of(code([1, 2, 0, 4])));
+        assert_ne!(class_of(code([4, 0, 2, 1])), class_of(code([4, 0, 2, 2])));
+        assert_eq!(
+            class_name(class_of(code([4, 0, 2, 1]))),
+            "OpenThree+OpenTwo+Two+None"
+        );
+    }
+
+    #[test]
+    fn class_values_read_back_as_written_and_the_tables_in_use_read() {
+        let mut values = ClassValues::ZERO;
+        values.mine[7] = 120;
+        values.theirs[7] = -5;
+        values.theirs[494] = 33;
+        let text = values.to_text();
+        assert_eq!(text.lines().count(), 2);
+        assert_eq!(ClassValues::parse(&text), Ok(values));
+        assert!(
+            ClassValues::parse("Three+Four+None+None 1 2").is_err(),
+            "not strongest first"
+        );
+        assert!(
+            ClassValues::parse("Three+None+None+None 1").is_err(),
+            "a value short"
+        );
+        assert!(
+            ClassValues::parse("Three+None+None+None 1 2 3").is_err(),
+            "a value too many"
+        );
+        for (name, _, text) in NAMED {
+            assert!(ClassValues::parse(text).is_ok(), "{name}");
+        }
+    }
 }

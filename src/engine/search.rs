@@ -999,9 +999,14 @@ mod tests {
                     continue;
                 };
                 let searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
+                let mover = position.to_move();
                 assert_eq!(
                     searcher.scan().evaluation,
-                    eval::evaluate(Weights::for_mover(&variant, position.to_move()), &features),
+                    eval::evaluate(
+                        Weights::for_mover(&variant, mover),
+                        eval::ClassValues::for_mover(&variant, mover),
+                        &features
+                    ),
                     "\n{}",
                     position.board()
                 );
