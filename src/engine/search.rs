@@ -29,6 +29,8 @@ const FUTILITY_MARGIN: i32 = 600;
 /// Razoring: a quiet node one or two plies from the leaves whose static
 /// value is this much a ply below alpha is searched as a leaf.
 const RAZOR_MARGIN: i32 = 400;
+/// The history of a point stays within this either way.
+const HISTORY_LIMIT: i32 = 1 << 20;
 
 /// How many plies shallower the `n`th move (from 0) of a quiet node `depth`
 /// plies from the leaves is searched first, if it is quiet: at least one,
@@ -168,7 +170,9 @@ pub struct Searcher {
     /// The static value of each node on the current line, by ply: whether
     /// the side to move is improving on its last turn.
     evals: [i32; MAX_PLY],
-    history: Vec<u32>,
+    /// By side and point: how often a move there cut a search off, less
+    /// how often it was searched and something else did, weighted by depth.
+    history: Vec<i32>,
     /// Positions (with the attacker) where no VCF was found, and the
     /// depth searched: a shallower failure says nothing about a deeper search.
     vcf_failed: HashMap<u64, u32>,
@@ -259,7 +263,7 @@ impl Searcher {
             }
             let score = mine.value * 5 / 4
                 + theirs.value
-                + (self.history[side(me) * PADDED + i] as i32).min(200);
+                + self.history[side(me) * PADDED + i].clamp(-200, 200);
             scan.moves.push((i, score, mine, theirs));
         }
         scan.evaluation =
@@ -621,6 +625,11 @@ impl Searcher {
         let mut best = -INFINITY;
         let mut best_move = moves[0].0;
         let late = late_move_count(depth, improving, self.board.has_forbidden());
+        // The moves searched here that did not cut the search off, for
+        // the history (a node has fewer than this, its width, but a node
+        // facing a three may have more: the rest go unrecorded).
+        let mut failed = [0usize; 32];
+        let mut failures = 0;
         for (n, &(i, quiet)) in moves.iter().enumerate() {
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
@@ -653,6 +662,10 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
+            if score < beta && failures < failed.len() {
+                failed[failures] = i;
+                failures += 1;
+            }
             if score > best {
                 best = score;
                 best_move = i;
@@ -665,9 +678,13 @@ impl Searcher {
                     self.killers[ply][1] = self.killers[ply][0];
                     self.killers[ply][0] = i;
                 }
-                let slot = side(self.me()) * PADDED + i;
-                let h = &mut self.history[slot];
-                *h = h.saturating_add((depth * depth) as u32);
+                // The move that cut gains, the moves searched before it lose.
+                let mine = side(self.me()) * PADDED;
+                let bonus = depth * depth;
+                self.history[mine + i] = (self.history[mine + i] + bonus).min(HISTORY_LIMIT);
+                for &j in &failed[..failures] {
+                    self.history[mine + j] = (self.history[mine + j] - bonus).max(-HISTORY_LIMIT);
+                }
                 break;
             }
         }
