@@ -7,7 +7,9 @@
 //! the logistic regression of a blend of the two on the evaluation's
 //! features (Newton's method); by default the outcome alone, as the weights
 //! in use were fitted (aimed at the judgment alone, 1000 games at 10k nodes a
-//! move taught weights that played no better at 200 ms a move).
+//! move taught weights that played no better at 200 ms a move). The class
+//! values (see [`ClassValues`]) are fitted the same way, on the samples'
+//! class counts with the shape weights fixed.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
