@@ -427,7 +427,7 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
                     let (class, n) = w.split_once(':').ok_or_else(bad)?;
                     let class: u16 = class.parse().map_err(|_| bad())?;
                     let n = n.parse().map_err(|_| bad())?;
-                    if usize::from(class) >= 2 * eval::CLASSES {
+                    if usize::from(class) >= 2 * CLASSES {
                         return Err(bad());
                     }
                     Ok((class, n))
