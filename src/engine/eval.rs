@@ -78,24 +78,33 @@ pub const FREE: Weights = Weights {
     tempo: 212,
 };
 
-/// Every set of weights, by the name of its constant, with its class
-/// values (see [`ClassValues`]; `gobang tune --classes` writes these files).
-const NAMED: [(&str, &Weights, &str); 3] = [
-    ("FREE", &FREE, include_str!("eval/free.txt")),
-    (
-        "RENJU_BLACK",
-        &RENJU_BLACK,
-        include_str!("eval/renju-black.txt"),
-    ),
-    (
-        "RENJU_WHITE",
-        &RENJU_WHITE,
-        include_str!("eval/renju-white.txt"),
-    ),
-];
+/// A set of weights by the name of its constant, with its class values
+/// (see [`ClassValues`]): the file in `src/engine/eval` that `gobang tune
+/// --classes` writes them to, and that file's text, compiled in.
+struct Named {
+    name: &'static str,
+    weights: &'static Weights,
+    class_file: &'static str,
+    classes: &'static str,
+}
 
-/// The file of each set's class values, in the order of [`NAMED`].
-const CLASS_FILES: [&str; 3] = ["free.txt", "renju-black.txt", "renju-white.txt"];
+macro_rules! named {
+    ($name:literal, $weights:expr, $class_file:literal) => {
+        Named {
+            name: $name,
+            weights: $weights,
+            class_file: $class_file,
+            classes: include_str!(concat!("eval/", $class_file)),
+        }
+    };
+}
+
+/// Every set of weights.
+const NAMED: [Named; 3] = [
+    named!("FREE", &FREE, "free.txt"),
+    named!("RENJU_BLACK", &RENJU_BLACK, "renju-black.txt"),
+    named!("RENJU_WHITE", &RENJU_WHITE, "renju-white.txt"),
+];
 
 /// An evaluation never reaches the scores of won and lost positions.
 pub const LIMIT: i32 = 500_000;
@@ -112,7 +121,7 @@ impl Weights {
         static TABLES: OnceLock<[ShapeValues; 3]> = OnceLock::new();
         let tables = TABLES.get_or_init(|| {
             let classes = ClassValues::named();
-            [0, 1, 2].map(|n| ShapeValues::new(NAMED[n].1, &classes[n]))
+            [0, 1, 2].map(|n| ShapeValues::new(NAMED[n].weights, &classes[n]))
         });
         &tables[Weights::which(variant, mover)]
     }
@@ -123,14 +132,14 @@ impl Weights {
     }
 
     fn named(variant: &Variant, mover: Color) -> (&'static str, &'static Weights) {
-        let (name, weights, _) = NAMED[Weights::which(variant, mover)];
-        (name, weights)
+        let named = &NAMED[Weights::which(variant, mover)];
+        (named.name, named.weights)
     }
 
     /// The file `gobang tune --classes` writes the class values of the
     /// weights for `mover` under `variant`'s rules to.
     pub fn class_file(variant: &Variant, mover: Color) -> &'static str {
-        CLASS_FILES[Weights::which(variant, mover)]
+        NAMED[Weights::which(variant, mover)].class_file
     }
 
     /// Which of [`NAMED`] plays `mover` under `variant`'s rules.
@@ -335,9 +344,9 @@ impl ClassValues {
     fn named() -> &'static [ClassValues; 3] {
         static TABLES: OnceLock<[ClassValues; 3]> = OnceLock::new();
         TABLES.get_or_init(|| {
-            NAMED.map(|(name, _, text)| {
-                ClassValues::parse(text)
-                    .unwrap_or_else(|e| panic!("the class values of {name}: {e}"))
+            NAMED.each_ref().map(|named| {
+                ClassValues::parse(named.classes)
+                    .unwrap_or_else(|e| panic!("the class values of {}: {e}", named.name))
             })
         })
     }
@@ -524,8 +533,8 @@ mod tests {
             ClassValues::parse("Three+None+None+None 1 2 3").is_err(),
             "a value too many"
         );
-        for (name, _, text) in NAMED {
-            assert!(ClassValues::parse(text).is_ok(), "{name}");
+        for named in &NAMED {
+            assert!(ClassValues::parse(named.classes).is_ok(), "{}", named.name);
         }
     }
 }
