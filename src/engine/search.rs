@@ -56,6 +56,19 @@ fn late_move_count(depth: i32, improving: bool, forbidden: bool) -> usize {
     count as usize
 }
 
+/// The best of a root iteration's scored moves, in the order searched:
+/// the first of those with the highest score. A move whose score raised
+/// alpha has its exact score; a later move whose null-window search
+/// failed low has a bound, at most alpha, which may tie the exact score
+/// without being worth it (taking the last of equal scores played moves
+/// for wins they did not have).
+fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
+    scored.iter().fold(None, |best, &(i, s)| match best {
+        Some((_, b)) if b >= s => best,
+        _ => Some((i, s)),
+    })
+}
+
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
@@ -865,10 +878,9 @@ impl Searcher {
             }
             if self.stopped && scored.len() < root_moves.len() {
                 // A partly searched iteration still counts where it is
-                // sound: every score in it is exact at the new depth (the
-                // move cut short is not in it), and the first is the old
+                // sound (see `first_best`): the first move is the old
                 // best's, so a move scoring above it is the better one.
-                if let Some(&(i, s)) = scored.iter().max_by_key(|&&(_, s)| s)
+                if let Some((i, s)) = first_best(&scored)
                     && (s > WIN_THRESHOLD
                         || (root_moves[0] == best[0].0 && i != best[0].0 && s > scored[0].1))
                 {
@@ -978,6 +990,19 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::rules::{ForbiddenPolicy, Variant};
+
+    /// A move that only tied the best score scored a bound, not a value:
+    /// the first of equal scores is the one searched exactly.
+    #[test]
+    fn of_equal_root_scores_the_first_searched_is_the_best() {
+        let win = WIN - 21;
+        assert_eq!(
+            first_best(&[(5, 100), (7, win), (9, win), (11, 40)]),
+            Some((7, win))
+        );
+        assert_eq!(first_best(&[(5, 100), (7, 300)]), Some((7, 300)));
+        assert_eq!(first_best(&[]), None);
+    }
 
     /// The search evaluates a quiet position as the weights applied to the
     /// features `gobang tune` fits them on: a fitted weight means in the

@@ -153,6 +153,54 @@ fn the_expert_finds_wins_by_continuous_fours_with_their_lengths() {
     }
 }
 
+/// A game the expert lost as black against Rapfi: after these twelve
+/// moves black wins by force with h11 (7,4) or g10 (6,6), as Rapfi shows
+/// in a few milliseconds, and i11 (9,4) loses to white's l10 (11,5). The
+/// expert, remembering its earlier moves of the game, once played i11
+/// and claimed a win: a root move that merely tied the winning score
+/// (a bound from a search that failed low) was taken for the win when the
+/// time ran out mid-iteration.
+#[test]
+fn a_win_the_expert_claims_is_one_it_has() {
+    let moves = [
+        (7, 7),
+        (7, 6),
+        (8, 5),
+        (9, 7),
+        (6, 5),
+        (8, 8),
+        (9, 5),
+        (7, 5),
+        (8, 6),
+        (10, 4),
+        (8, 3),
+        (8, 4),
+    ];
+    // The node budget at which it happened: the black moves of the game
+    // thought anew with the same budget, remembering, as in the game.
+    let limits = Limits {
+        nodes: Some(90_000),
+        seed: 1,
+        ..limits()
+    };
+    let mut memory = Memory::new();
+    let mut decision = None;
+    for plies in [4, 6, 8, 10, 12] {
+        let mut position = Position::new(Variant::freestyle(15).unwrap());
+        for &(x, y) in &moves[..plies] {
+            position.play(Point::new(x, y)).unwrap();
+        }
+        decision = think_remembering(&position, Level::Expert, &limits, Some(&mut memory));
+    }
+    let decision = decision.unwrap();
+    assert!(decision.forced_win_in.is_some(), "{decision:?}");
+    assert!(
+        [Point::new(7, 4), Point::new(6, 6)].contains(&decision.point),
+        "claims a win with {} ({decision:?})",
+        decision.point
+    );
+}
+
 #[test]
 fn a_node_limited_search_is_reproducible() {
     let rows = board(&[("O", 0), ("......XO", 6), (".....OX", 7), ("......X", 8)]);
