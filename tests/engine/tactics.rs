@@ -154,12 +154,12 @@ fn the_expert_finds_wins_by_continuous_fours_with_their_lengths() {
 }
 
 /// A game the expert lost as black against Rapfi: after these twelve
-/// moves black wins by force with h11 (7,4) or g10 (6,6), as Rapfi shows
-/// in a few milliseconds, and i11 (9,4) loses to white's l10 (11,5). The
-/// expert, remembering its earlier moves of the game, once played i11
+/// moves black wins by force with h11 (7,4) or g9 (6,6), as Rapfi shows
+/// in a few milliseconds, and j11 (9,4) loses to white's l10 (11,5). The
+/// expert, remembering its earlier moves of the game, once played j11
 /// and claimed a win: a root move that merely tied the winning score
 /// (a bound from a search that failed low) was taken for the win when the
-/// time ran out mid-iteration.
+/// budget ran out mid-iteration.
 #[test]
 fn a_win_the_expert_claims_is_one_it_has() {
     let moves = [
