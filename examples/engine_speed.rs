@@ -26,6 +26,7 @@ fn middle_game(
         time: Duration::from_secs(10),
         nodes: Some(2_000),
         seed,
+        candidates: 1,
     };
     while position.moves().len() < plies {
         let d = think(&position, Level::Advanced, &limits)?;
@@ -58,6 +59,7 @@ fn main() {
                 time: Duration::from_millis(millis),
                 nodes: None,
                 seed: 1,
+                candidates: 1,
             };
             let started = Instant::now();
             let d = think(&position, Level::Expert, &limits).expect("a move");

@@ -91,6 +91,7 @@ impl Brain {
             time: self.budget(),
             nodes: None,
             seed: self.seed,
+            candidates: 1,
         }
     }
 

@@ -123,6 +123,7 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
         time: Duration::from_secs(60),
         nodes: Some(config.nodes),
         seed,
+        candidates: 1,
     };
     while !position.is_over() {
         let features = eval::features(&position);

@@ -55,7 +55,9 @@ pub async fn analyse(
         .transpose()?
         .unwrap_or(Level::Expert);
     let budget = time_budget(body.time_ms)?;
-    let (position, thought) = service.analyse(variant, input, level, budget).await?;
+    let (position, thought) = service
+        .analyse(variant, input, level, budget, count)
+        .await?;
     let height = variant.height();
     Ok(HttpResponse::Ok().json(Analysis {
         to_move: position.to_move().as_str(),

@@ -614,7 +614,7 @@ pub async fn hint(
     let level = query.level.as_deref().map(parse_level).transpose()?;
     let count = candidate_count(query.count)?;
     let budget = time_budget(query.time_ms)?;
-    let (game, thought) = service.hint(&id, level, budget).await?;
+    let (game, thought) = service.hint(&id, level, budget, count).await?;
     let height = game.variant.height();
     let body = Hint {
         game_id: game.id.clone(),

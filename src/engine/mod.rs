@@ -88,15 +88,21 @@ pub struct Limits {
     /// Node budget; a node-limited search is reproducible move for move.
     pub nodes: Option<u64>,
     pub seed: u64,
+    /// How many of the best moves a search scores exactly, best first (a
+    /// hint's or an analysis's candidates). One for play: each more is
+    /// searched in full instead of only shown worse than the best, which
+    /// costs depth. The candidates past these carry upper bounds.
+    pub candidates: usize,
 }
 
 impl Limits {
-    /// A wall-clock budget and a seed, no node limit.
+    /// A wall-clock budget and a seed, no node limit, one move scored.
     pub fn timed(time: Duration, seed: u64) -> Limits {
         Limits {
             time,
             nodes: None,
             seed,
+            candidates: 1,
         }
     }
 }
@@ -107,6 +113,7 @@ impl Default for Limits {
             time: Duration::from_secs(1),
             nodes: None,
             seed: 0,
+            candidates: 1,
         }
     }
 }
@@ -123,7 +130,9 @@ pub struct Candidate {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub point: Point,
-    /// The best candidates, best first (the chosen point among them).
+    /// The best candidates, best first (the chosen point among them). A
+    /// search scores the first [`Limits::candidates`] exactly; the scores
+    /// of those after them are upper bounds.
     pub candidates: Vec<Candidate>,
     /// Search depth reached in plies (1 for the one-move evaluators).
     pub depth: u32,

@@ -88,6 +88,7 @@ impl Judge {
             time: (self.limits.time / n.max(1) as u32).max(Duration::from_millis(2)),
             nodes: self.limits.nodes.map(|nodes| nodes / n.max(1) as u64),
             seed: self.limits.seed,
+            candidates: 1,
         }
     }
 
@@ -331,6 +332,7 @@ mod tests {
             time: Duration::from_millis(200),
             nodes: Some(20_000),
             seed: 7,
+            candidates: 1,
         }
     }
 

@@ -69,6 +69,13 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
     })
 }
 
+/// The `k`th highest of the scores so far (`k` from 1; there are at least `k`).
+fn kth_best(scored: &[(usize, i32)], k: usize) -> i32 {
+    let mut scores: Vec<i32> = scored.iter().map(|&(_, s)| s).collect();
+    scores.sort_unstable_by_key(|&s| std::cmp::Reverse(s));
+    scores[k - 1]
+}
+
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
@@ -190,6 +197,8 @@ pub struct Searcher {
     /// depth searched: a shallower failure says nothing about a deeper search.
     vcf_failed: HashMap<u64, u32>,
     rng: SplitMix64,
+    /// How many of the best root moves get exact scores (at least one).
+    exact: usize,
 }
 
 impl Searcher {
@@ -223,6 +232,7 @@ impl Searcher {
             history,
             vcf_failed: HashMap::new(),
             rng: SplitMix64::new(limits.seed),
+            exact: limits.candidates.max(1),
         }
     }
 
@@ -855,13 +865,16 @@ impl Searcher {
                 }
                 moves
             };
-            let mut scored = Vec::with_capacity(root_moves.len());
-            let mut alpha = -INFINITY;
+            let mut scored: Vec<(usize, i32)> = Vec::with_capacity(root_moves.len());
             for (n, &i) in root_moves.iter().enumerate() {
                 self.board.make(i);
-                let score = if n == 0 {
-                    -self.negamax(depth - 1, -INFINITY, -alpha, 1)
+                let score = if n < self.exact {
+                    -self.negamax(depth - 1, -INFINITY, INFINITY, 1)
                 } else {
+                    // Only a move better than the last of the moves to
+                    // score exactly needs its exact score: a null window
+                    // shows the others worse (their scores are bounds).
+                    let alpha = kth_best(&scored, self.exact);
                     let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
                     if probe > alpha {
                         -self.negamax(depth - 1, -INFINITY, -alpha, 1)
@@ -873,7 +886,6 @@ impl Searcher {
                 if self.stopped {
                     break;
                 }
-                alpha = alpha.max(score);
                 scored.push((i, score));
             }
             if self.stopped && scored.len() < root_moves.len() {
@@ -1002,6 +1014,53 @@ mod tests {
         );
         assert_eq!(first_best(&[(5, 100), (7, 300)]), Some((7, 300)));
         assert_eq!(first_best(&[]), None);
+    }
+
+    /// A search asked for three candidates searches each of its three best
+    /// with a full window: the table holds each one's reply position as an
+    /// exact value, its score negated. Asked for one, the others only show
+    /// worse than the best (their replies fail high: lower bounds).
+    #[test]
+    fn the_candidates_asked_for_are_each_scored_exactly() {
+        let config = SearchConfig {
+            max_depth: 4,
+            width: 10,
+            vcf_depth: 8,
+            vct_depth: 0,
+            leaf_vcf_depth: 0,
+            table_bits: 16,
+        };
+        let mut position = Position::new(Variant::freestyle(15).unwrap());
+        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9)] {
+            position.play(Point::new(x, y)).unwrap();
+        }
+        let exact_replies = |candidates: usize| {
+            let limits = Limits {
+                time: std::time::Duration::from_secs(60),
+                nodes: None,
+                seed: 1,
+                candidates,
+            };
+            let searcher = Searcher::new(&position, config, &limits, Vec::new());
+            let (decision, table) = searcher.run_keeping();
+            let decision = decision.unwrap();
+            assert_eq!(decision.depth, 4, "the search went to its full depth");
+            let mut probe = Searcher::new(&position, config, &limits, table);
+            decision
+                .candidates
+                .iter()
+                .take(3)
+                .map(|c| {
+                    probe.board.make(SearchBoard::index(c.point));
+                    let entry = probe.probe(1).expect("the reply position is in the table");
+                    probe.board.unmake();
+                    entry.bound == EXACT && i64::from(entry.score) == -c.score
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(exact_replies(3), [true, true, true]);
+        assert!(exact_replies(1)[0]);
+        assert!(exact_replies(1)[1..].contains(&false));
     }
 
     /// The search evaluates a quiet position as the weights applied to the

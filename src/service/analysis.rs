@@ -18,8 +18,8 @@ pub enum PositionInput {
 
 impl Service {
     /// The computer's analysis of the position `input` describes under
-    /// `variant`: candidates with their scores, the evaluation, the depth
-    /// and the line it expects. Bounded like every search (thinking-time
+    /// `variant`: the best `count` candidates with their scores, the
+    /// evaluation, the depth and the line it expects. Bounded like every search (thinking-time
     /// budget, the server's cap, ENGINE_BUSY when every slot is taken).
     pub async fn analyse(
         &self,
@@ -27,13 +27,14 @@ impl Service {
         input: PositionInput,
         level: Level,
         budget: Option<Duration>,
+        count: usize,
     ) -> Result<(Position, Thought)> {
         let position = position_of(variant, input)?;
         let budget = self.computer.budget(budget);
         let seed = 0x5EED ^ position.board().points().count() as u64;
         let thought = self
             .computer
-            .think(position.clone(), level, budget, seed)
+            .think(position.clone(), level, budget, seed, count)
             .await?
             .ok_or_else(|| ServiceError::Validation("no point may be played here".into()))?;
         Ok((position, thought))

@@ -133,15 +133,20 @@ impl Computer {
         .map_err(|e| ServiceError::Internal(format!("the engine task failed: {e}")))
     }
 
-    /// Thinks about `position` at `level`; `None` when there is no move.
+    /// Thinks about `position` at `level`, scoring its best `candidates`
+    /// moves exactly (one to play a move); `None` when there is no move.
     pub async fn think(
         &self,
         position: Position,
         level: Level,
         budget: Duration,
         seed: u64,
+        candidates: usize,
     ) -> Result<Option<Thought>> {
-        let limits = Limits::timed(budget, seed);
+        let limits = Limits {
+            candidates,
+            ..Limits::timed(budget, seed)
+        };
         self.run(budget, move || {
             let started = Instant::now();
             let decision = engine::think(&position, level, &limits)?;

@@ -332,12 +332,14 @@ impl Service {
         Ok(PlayOutcome { game, moves })
     }
 
-    /// The computer's best candidates for the side to move, nothing played.
+    /// The computer's best `count` candidates for the side to move, each
+    /// scored, nothing played.
     pub async fn hint(
         &self,
         id: &str,
         level: Option<Level>,
         budget: Option<Duration>,
+        count: usize,
     ) -> Result<(Game, Thought)> {
         let game = self.game(id).await?;
         require_in_progress(&game)?;
@@ -351,7 +353,7 @@ impl Service {
         let seed = game.seed ^ 0x5EED;
         let thought = self
             .computer
-            .think(game.position.clone(), level, budget, seed)
+            .think(game.position.clone(), level, budget, seed, count)
             .await?
             .ok_or(ServiceError::GameOver)?;
         Ok((game, thought))

@@ -73,7 +73,7 @@ impl Service {
         let seed = self.seed_for(game);
         let thought = self
             .computer
-            .think(game.position.clone(), level, budget, seed)
+            .think(game.position.clone(), level, budget, seed, 1)
             .await?
             .ok_or_else(|| {
                 ServiceError::Internal("the computer found no move in a game in progress".into())

@@ -14,6 +14,7 @@ fn limits() -> Limits {
         time: Duration::from_secs(30),
         nodes: Some(20_000),
         seed: 7,
+        candidates: 1,
     }
 }
 
@@ -285,6 +286,7 @@ fn a_50_ms_search_on_a_busy_position_answers_within_its_budget() {
         time: Duration::from_millis(50),
         nodes: None,
         seed: 1,
+        candidates: 1,
     };
     for _ in 0..3 {
         let started = Instant::now();
@@ -337,7 +339,7 @@ proptest! {
                 return Ok(());
             }
         }
-        let limits = Limits { time: Duration::from_secs(30), nodes: Some(3_000), seed: 3 };
+        let limits = Limits { time: Duration::from_secs(30), nodes: Some(3_000), seed: 3, candidates: 1 };
         for level in [Level::Beginner, Level::Intermediate, Level::Advanced, Level::Expert] {
             let d = think(&position, level, &limits).unwrap();
             prop_assert!(position.check(d.point).is_ok(), "{} played a forbidden point {}\n{}", level, d.point, position.board());
@@ -360,6 +362,7 @@ fn every_level_plays_legal_moves_on_every_kind_of_board() {
         time: Duration::from_secs(30),
         nodes: Some(1_500),
         seed: 5,
+        candidates: 1,
     };
     for variant in variants {
         for level in [
@@ -435,6 +438,7 @@ fn near_the_end_of_a_big_board_the_expert_still_keeps_its_budget() {
         time: Duration::from_millis(100),
         nodes: None,
         seed: 2,
+        candidates: 1,
     };
     let started = Instant::now();
     let d = think(&position, Level::Expert, &limits).unwrap();
@@ -499,6 +503,7 @@ fn a_win_the_expert_has_seen_is_always_reported_as_one() {
             time: Duration::from_secs(60),
             nodes: Some(nodes),
             seed: 1,
+            candidates: 1,
         };
         let d = think(&position, Level::Expert, &limits).unwrap();
         if d.score() > 999_000 {

@@ -42,7 +42,8 @@ pub struct AnalysisRequest {
     /// Thinking time in milliseconds, capped by the server's limit.
     #[schema(minimum = 1, maximum = 3_600_000)]
     pub time_ms: Option<u64>,
-    /// How many candidates, 1–10 (default 5).
+    /// How many candidates, 1–10 (default 5), each scored by its own search: more
+    /// candidates share the thinking time, so each is searched less deep.
     #[schema(minimum = 1, maximum = 10)]
     pub count: Option<usize>,
 }

@@ -149,7 +149,8 @@ pub struct CandidateView {
     pub x: u8,
     pub y: u8,
     pub name: String,
-    /// Higher is better for the side to move.
+    /// Higher is better for the side to move; each listed candidate's
+    /// score is its own search's value, not only a bound below the best's.
     pub score: i64,
 }
 

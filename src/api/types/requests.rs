@@ -135,7 +135,8 @@ pub struct HintQuery {
     /// The level that looks (default intermediate).
     #[param(pattern = "^(beginner|intermediate|advanced|expert)$")]
     pub level: Option<String>,
-    /// How many candidates, 1–10 (default 5).
+    /// How many candidates, 1–10 (default 5), each scored by its own search: more
+    /// candidates share the thinking time, so each is searched less deep.
     #[param(minimum = 1, maximum = 10)]
     pub count: Option<usize>,
     /// Thinking time in milliseconds, capped by the server's limit.
