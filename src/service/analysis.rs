@@ -19,8 +19,9 @@ pub enum PositionInput {
 impl Service {
     /// The computer's analysis of the position `input` describes under
     /// `variant`: the best `count` candidates with their scores, the
-    /// evaluation, the depth and the line it expects. Bounded like every search (thinking-time
-    /// budget, the server's cap, ENGINE_BUSY when every slot is taken).
+    /// evaluation, the depth and the line it expects. Bounded like every
+    /// search (thinking-time budget, the server's cap, ENGINE_BUSY when
+    /// every slot is taken).
     pub async fn analyse(
         &self,
         variant: Variant,
