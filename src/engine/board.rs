@@ -78,6 +78,24 @@ impl Iterator for Nearby<'_> {
     }
 }
 
+/// Which digit of the window of the point `m` steps from a stone, in the
+/// direction `sign`, the stone is: the stone lies after that point (digit
+/// reach + m - 1) when the point is before it, else before it (reach - m).
+#[inline]
+fn digit(reach: usize, sign: isize, m: usize) -> usize {
+    if sign < 0 { reach + m - 1 } else { reach - m }
+}
+
+/// A point's patterns along one direction and its shapes, as they were
+/// before a move.
+#[derive(Clone, Copy)]
+struct Saved {
+    index: u16,
+    direction: u8,
+    patterns: [u8; 2],
+    shapes: [u16; 2],
+}
+
 #[derive(Clone)]
 pub struct SearchBoard {
     pub width: u8,
@@ -108,6 +126,11 @@ pub struct SearchBoard {
     pub to_move: Color,
     pub stones: usize,
     pub history: Vec<usize>,
+    /// What each move made changed in `patterns` and `shapes`, so that
+    /// taking it back restores them without looking anything up, and
+    /// where each move's changes start.
+    undo: Vec<Saved>,
+    undo_marks: Vec<usize>,
     /// Indices of the playing area, row by row.
     pub points: Vec<usize>,
 }
@@ -138,6 +161,8 @@ impl SearchBoard {
             to_move: Color::Black,
             stones: 0,
             history: Vec::with_capacity(points.len()),
+            undo: Vec::with_capacity(64 * points.len()),
+            undo_marks: Vec::with_capacity(points.len()),
             points,
         };
         for &i in &engine.points.clone() {
@@ -175,6 +200,8 @@ impl SearchBoard {
         }
         engine.to_move = position.to_move();
         engine.history.clear();
+        engine.undo.clear();
+        engine.undo_marks.clear();
         engine
     }
 
@@ -268,7 +295,7 @@ impl SearchBoard {
         self.hash ^= zobrist()[side(color)][i];
         self.stones += 1;
         self.touch_near(i, 1);
-        self.shift_windows(i, color, true);
+        self.shift_windows(i, color);
     }
 
     /// Plays `i` for the side to move.
@@ -287,7 +314,20 @@ impl SearchBoard {
         self.hash ^= zobrist()[side(color)][i];
         self.stones -= 1;
         self.touch_near(i, -1);
-        self.shift_windows(i, color, false);
+        self.shift_keys(i, color);
+        let mark = self.undo_marks.pop().expect("a move's changes");
+        // Newest first: the moved point's own entries, saved first, restore
+        // its shapes last.
+        for saved in self.undo[mark..].iter().rev() {
+            let (j, d) = (usize::from(saved.index), usize::from(saved.direction));
+            let [black, white] = saved.patterns;
+            self.patterns[0][d][j] = black;
+            self.patterns[1][d][j] = white;
+            let [black, white] = saved.shapes;
+            self.shapes[0][j] = black;
+            self.shapes[1][j] = white;
+        }
+        self.undo.truncate(mark);
         self.to_move = color;
     }
 
@@ -310,10 +350,11 @@ impl SearchBoard {
         }
     }
 
-    /// A stone of `color` was placed on (or taken off) `i`: changes that
-    /// digit of every window holding `i` and looks up the patterns of the
-    /// empty points whose window it is.
-    fn shift_windows(&mut self, i: usize, color: Color, placed: bool) {
+    /// A stone of `color` was placed on `i`: changes that digit of every
+    /// window holding `i` and looks up the patterns of the empty points
+    /// whose window it is, keeping what they were for [`Self::unmake`].
+    fn shift_windows(&mut self, i: usize, color: Color) {
+        self.undo_marks.push(self.undo.len());
         let reach = self.tables[0].reach;
         let (own, other) = (side(color), side(color.opponent()));
         for (d, &step) in DIRECTIONS.iter().enumerate() {
@@ -325,34 +366,53 @@ impl SearchBoard {
                     if self.cells[ju] == Cell::Wall {
                         break;
                     }
-                    // `i` lies after `ju` (digit reach + m - 1) or before it
-                    // (digit reach - m).
-                    let slot = if sign < 0 { reach + m - 1 } else { reach - m };
-                    let power = POWERS_OF_THREE[slot] as u32;
-                    let (own_digit, other_digit) = (OWN * power, BLOCKED * power);
-                    if placed {
-                        self.keys[own][d][ju] += own_digit;
-                        self.keys[other][d][ju] += other_digit;
-                    } else {
-                        self.keys[own][d][ju] -= own_digit;
-                        self.keys[other][d][ju] -= other_digit;
-                    }
+                    let power = POWERS_OF_THREE[digit(reach, sign, m)] as u32;
+                    self.keys[own][d][ju] += OWN * power;
+                    self.keys[other][d][ju] += BLOCKED * power;
                     if self.cells[ju] == Cell::Empty {
+                        self.save(ju, d);
                         self.look_up(ju, d);
                     }
                 }
             }
-            if placed {
-                self.patterns[0][d][i] = 0;
-                self.patterns[1][d][i] = 0;
-            } else {
-                self.look_up(i, d);
+            self.save(i, d);
+            self.patterns[0][d][i] = 0;
+            self.patterns[1][d][i] = 0;
+        }
+        self.shapes[0][i] = 0;
+        self.shapes[1][i] = 0;
+    }
+
+    /// Takes a stone of `color` on `i` out of the window keys (its
+    /// patterns come back from the undo stack).
+    fn shift_keys(&mut self, i: usize, color: Color) {
+        let reach = self.tables[0].reach;
+        let (own, other) = (side(color), side(color.opponent()));
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for sign in [-1isize, 1] {
+                let mut j = i as isize;
+                for m in 1..=reach {
+                    j += sign * step as isize;
+                    let ju = j as usize;
+                    if self.cells[ju] == Cell::Wall {
+                        break;
+                    }
+                    let power = POWERS_OF_THREE[digit(reach, sign, m)] as u32;
+                    self.keys[own][d][ju] -= OWN * power;
+                    self.keys[other][d][ju] -= BLOCKED * power;
+                }
             }
         }
-        if placed {
-            self.shapes[0][i] = 0;
-            self.shapes[1][i] = 0;
-        }
+    }
+
+    #[inline]
+    fn save(&mut self, i: usize, d: usize) {
+        self.undo.push(Saved {
+            index: i as u16,
+            direction: d as u8,
+            patterns: [self.patterns[0][d][i], self.patterns[1][d][i]],
+            shapes: [self.shapes[0][i], self.shapes[1][i]],
+        });
     }
 
     /// The patterns of the empty point `i` along `d`, from its window keys.
