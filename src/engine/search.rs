@@ -109,14 +109,36 @@ struct Threat {
     open_threes: u8,
 }
 
-impl Threat {
-    #[inline]
-    fn of(board: &SearchBoard, color: Color, i: usize) -> Threat {
-        static THREATS: OnceLock<Box<[Threat]>> = OnceLock::new();
-        THREATS.get_or_init(|| (0..SHAPE_CODES).map(Threat::of_shape).collect())
-            [board.shape(color, i)]
-    }
+/// What a stone makes, by shape code, built once and held by each search.
+struct ThreatTables {
+    threats: Box<[Threat]>,
+    /// The fives (high four bits) and fours (an open four counting two)
+    /// alone, a byte a shape: the threat searches read only these, on
+    /// every point they visit.
+    fives_and_fours: Box<[u8]>,
+}
 
+impl ThreatTables {
+    fn get() -> &'static ThreatTables {
+        static TABLES: OnceLock<ThreatTables> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            let threats: Box<[Threat]> = (0..SHAPE_CODES).map(Threat::of_shape).collect();
+            let fives_and_fours = threats
+                .iter()
+                .map(|t| {
+                    assert!(t.fives < 16 && t.fours < 16, "four bits each");
+                    t.fives << 4 | t.fours
+                })
+                .collect();
+            ThreatTables {
+                threats,
+                fives_and_fours,
+            }
+        })
+    }
+}
+
+impl Threat {
     fn of_shape(shape: usize) -> Threat {
         let lines = shape_lines(shape);
         let tally = Tally::of(&lines);
@@ -141,14 +163,6 @@ impl Threat {
     fn is_winning_four(&self) -> bool {
         self.fours >= 2
     }
-}
-
-/// How many fives and fours (an open four counting two) a stone of
-/// `color` on `i` makes: what the threat searches need, without the rest.
-#[inline]
-fn fives_and_fours(board: &SearchBoard, color: Color, i: usize) -> (u8, u8) {
-    let t = Threat::of(board, color, i);
-    (t.fives, t.fours)
 }
 
 /// The points of interest of the side to move.
@@ -199,6 +213,7 @@ pub struct Searcher {
     rng: SplitMix64,
     /// How many of the best root moves get exact scores (at least one).
     exact: usize,
+    tables: &'static ThreatTables,
 }
 
 impl Searcher {
@@ -233,11 +248,26 @@ impl Searcher {
             vcf_failed: HashMap::new(),
             rng: SplitMix64::new(limits.seed),
             exact: limits.candidates.max(1),
+            tables: ThreatTables::get(),
         }
     }
 
     fn me(&self) -> Color {
         self.board.to_move
+    }
+
+    /// What a stone of `color` on `i` makes.
+    #[inline]
+    fn threat(&self, color: Color, i: usize) -> Threat {
+        self.tables.threats[self.board.shape(color, i)]
+    }
+
+    /// How many fives and fours (an open four counting two) a stone of
+    /// `color` on `i` makes: what the threat searches need, without the rest.
+    #[inline]
+    fn fives_and_fours(&self, color: Color, i: usize) -> (u8, u8) {
+        let byte = self.tables.fives_and_fours[self.board.shape(color, i)];
+        (byte >> 4, byte & 0xF)
     }
 
     fn tick(&mut self) -> bool {
@@ -264,8 +294,8 @@ impl Searcher {
         let mut mine_total = 0;
         let mut theirs_total = 0;
         for i in self.board.nearby() {
-            let mine = Threat::of(&self.board, me, i);
-            let theirs = Threat::of(&self.board, them, i);
+            let mine = self.threat(me, i);
+            let theirs = self.threat(them, i);
             if theirs.fives > 0 {
                 scan.their_fives.push(i);
             }
@@ -307,16 +337,16 @@ impl Searcher {
         // A point where a stone makes four or five has a stone of that side
         // within two points on that line.
         for i in self.board.nearby() {
-            let (my_fives, my_fours) = fives_and_fours(&self.board, attacker, i);
+            let (my_fives, my_fours) = self.fives_and_fours(attacker, i);
             if my_fives > 0 {
                 return Some((i, 1));
             }
-            if fives_and_fours(&self.board, defender, i).0 > 0 {
+            if self.fives_and_fours(defender, i).0 > 0 {
                 // The defender threatens five: no free four to play.
                 return None;
             }
             if my_fours > 0 && self.board.legal(i, attacker) {
-                fours.push((i, Threat::of(&self.board, attacker, i)));
+                fours.push((i, self.threat(attacker, i)));
             }
         }
         let key = self.vcf_key();
@@ -487,8 +517,8 @@ impl Searcher {
         let defender = attacker.opponent();
         let mut out = Vec::new();
         for i in self.board.nearby() {
-            let (their_fives, their_fours) = fives_and_fours(&self.board, attacker, i);
-            let (my_fives, my_fours) = fives_and_fours(&self.board, defender, i);
+            let (their_fives, their_fours) = self.fives_and_fours(attacker, i);
+            let (my_fives, my_fours) = self.fives_and_fours(defender, i);
             if their_fives + their_fours + my_fives + my_fours > 0 {
                 out.push(i);
             }
@@ -938,7 +968,7 @@ impl Searcher {
         let mut made = 0;
         let mut i = first;
         while line.len() <= length {
-            if fives_and_fours(&self.board, self.me(), i).0 > 0 {
+            if self.fives_and_fours(self.me(), i).0 > 0 {
                 break;
             }
             self.board.make(i);
