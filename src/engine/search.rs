@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use foldhash::fast::FixedState;
+
 use super::board::{SHAPE_CODES, SearchBoard, shape_lines, side};
 use super::eval::{self, ShapeValues, Weights};
 use super::patterns::{Pattern, Tally};
@@ -209,7 +211,8 @@ pub struct Searcher {
     history: Vec<i32>,
     /// Positions (with the attacker) where no VCF was found, and the
     /// depth searched: a shallower failure says nothing about a deeper search.
-    vcf_failed: HashMap<u64, u32>,
+    /// Keyed by Zobrist hashes, which need no strong hasher.
+    vcf_failed: HashMap<u64, u32, FixedState>,
     rng: SplitMix64,
     /// How many of the best root moves get exact scores (at least one).
     exact: usize,
@@ -245,7 +248,7 @@ impl Searcher {
             killers: [[0; 2]; MAX_PLY],
             evals: [0; MAX_PLY],
             history,
-            vcf_failed: HashMap::new(),
+            vcf_failed: HashMap::with_hasher(FixedState::default()),
             rng: SplitMix64::new(limits.seed),
             exact: limits.candidates.max(1),
             tables: ThreatTables::get(),
