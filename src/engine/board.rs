@@ -78,14 +78,6 @@ impl Iterator for Nearby<'_> {
     }
 }
 
-/// Which digit of the window of the point `m` steps from a stone, in the
-/// direction `sign`, the stone is: the stone lies after that point (digit
-/// reach + m - 1) when the point is before it, else before it (reach - m).
-#[inline]
-fn digit(reach: usize, sign: isize, m: usize) -> usize {
-    if sign < 0 { reach + m - 1 } else { reach - m }
-}
-
 /// A point's patterns along one direction and its shapes, as they were
 /// before a move.
 #[derive(Clone, Copy)]
@@ -316,8 +308,8 @@ impl SearchBoard {
         self.touch_near(i, -1);
         self.shift_keys(i, color);
         let mark = self.undo_marks.pop().expect("a move's changes");
-        // Newest first: the moved point's own entries, saved first, restore
-        // its shapes last.
+        // Any order serves: a point's entries are one a direction, and
+        // its shapes are the same in each.
         for saved in self.undo[mark..].iter().rev() {
             let (j, d) = (usize::from(saved.index), usize::from(saved.direction));
             let [black, white] = saved.patterns;
@@ -350,13 +342,12 @@ impl SearchBoard {
         }
     }
 
-    /// A stone of `color` was placed on `i`: changes that digit of every
-    /// window holding `i` and looks up the patterns of the empty points
-    /// whose window it is, keeping what they were for [`Self::unmake`].
-    fn shift_windows(&mut self, i: usize, color: Color) {
-        self.undo_marks.push(self.undo.len());
+    /// Calls `f` with each point of every window holding `i` (the points
+    /// up to the reach either way along each direction, to the wall), its
+    /// direction, and the power of three of the digit `i` is in its window.
+    #[inline]
+    fn each_window(&mut self, i: usize, mut f: impl FnMut(&mut SearchBoard, usize, usize, u32)) {
         let reach = self.tables[0].reach;
-        let (own, other) = (side(color), side(color.opponent()));
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
                 let mut j = i as isize;
@@ -366,15 +357,30 @@ impl SearchBoard {
                     if self.cells[ju] == Cell::Wall {
                         break;
                     }
-                    let power = POWERS_OF_THREE[digit(reach, sign, m)] as u32;
-                    self.keys[own][d][ju] += OWN * power;
-                    self.keys[other][d][ju] += BLOCKED * power;
-                    if self.cells[ju] == Cell::Empty {
-                        self.save(ju, d);
-                        self.look_up(ju, d);
-                    }
+                    // `i` lies after `ju` (digit reach + m - 1) or before it
+                    // (digit reach - m).
+                    let slot = if sign < 0 { reach + m - 1 } else { reach - m };
+                    f(self, d, ju, POWERS_OF_THREE[slot] as u32);
                 }
             }
+        }
+    }
+
+    /// A stone of `color` was placed on `i`: changes that digit of every
+    /// window holding `i` and looks up the patterns of the empty points
+    /// whose window it is, keeping what they were for [`Self::unmake`].
+    fn shift_windows(&mut self, i: usize, color: Color) {
+        self.undo_marks.push(self.undo.len());
+        let (own, other) = (side(color), side(color.opponent()));
+        self.each_window(i, |board, d, j, power| {
+            board.keys[own][d][j] += OWN * power;
+            board.keys[other][d][j] += BLOCKED * power;
+            if board.cells[j] == Cell::Empty {
+                board.save(j, d);
+                board.look_up(j, d);
+            }
+        });
+        for d in 0..4 {
             self.save(i, d);
             self.patterns[0][d][i] = 0;
             self.patterns[1][d][i] = 0;
@@ -386,23 +392,11 @@ impl SearchBoard {
     /// Takes a stone of `color` on `i` out of the window keys (its
     /// patterns come back from the undo stack).
     fn shift_keys(&mut self, i: usize, color: Color) {
-        let reach = self.tables[0].reach;
         let (own, other) = (side(color), side(color.opponent()));
-        for (d, &step) in DIRECTIONS.iter().enumerate() {
-            for sign in [-1isize, 1] {
-                let mut j = i as isize;
-                for m in 1..=reach {
-                    j += sign * step as isize;
-                    let ju = j as usize;
-                    if self.cells[ju] == Cell::Wall {
-                        break;
-                    }
-                    let power = POWERS_OF_THREE[digit(reach, sign, m)] as u32;
-                    self.keys[own][d][ju] -= OWN * power;
-                    self.keys[other][d][ju] -= BLOCKED * power;
-                }
-            }
-        }
+        self.each_window(i, |board, d, j, power| {
+            board.keys[own][d][j] -= OWN * power;
+            board.keys[other][d][j] -= BLOCKED * power;
+        });
     }
 
     #[inline]
