@@ -153,8 +153,10 @@ impl SearchBoard {
             to_move: Color::Black,
             stones: 0,
             history: Vec::with_capacity(points.len()),
-            undo: Vec::with_capacity(64 * points.len()),
-            undo_marks: Vec::with_capacity(points.len()),
+            // Sized by replaying the position's stones below, kept for the
+            // search after.
+            undo: Vec::new(),
+            undo_marks: Vec::new(),
             points,
         };
         for &i in &engine.points.clone() {

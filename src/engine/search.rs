@@ -71,13 +71,6 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
     })
 }
 
-/// The `k`th highest of the scores so far (`k` from 1; there are at least `k`).
-fn kth_best(scored: &[(usize, i32)], k: usize) -> i32 {
-    let mut scores: Vec<i32> = scored.iter().map(|&(_, s)| s).collect();
-    scores.sort_unstable_by_key(|&s| std::cmp::Reverse(s));
-    scores[k - 1]
-}
-
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
@@ -899,6 +892,9 @@ impl Searcher {
                 moves
             };
             let mut scored: Vec<(usize, i32)> = Vec::with_capacity(root_moves.len());
+            // The highest scores so far, highest first, as many as the
+            // moves to score exactly.
+            let mut top: Vec<i32> = Vec::with_capacity(self.exact + 1);
             for (n, &i) in root_moves.iter().enumerate() {
                 self.board.make(i);
                 let score = if n < self.exact {
@@ -907,7 +903,7 @@ impl Searcher {
                     // Only a move better than the last of the moves to
                     // score exactly needs its exact score: a null window
                     // shows the others worse (their scores are bounds).
-                    let alpha = kth_best(&scored, self.exact);
+                    let alpha = top[self.exact - 1];
                     let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
                     if probe > alpha {
                         -self.negamax(depth - 1, -INFINITY, -alpha, 1)
@@ -920,6 +916,8 @@ impl Searcher {
                     break;
                 }
                 scored.push((i, score));
+                top.insert(top.partition_point(|&s| s >= score), score);
+                top.truncate(self.exact);
             }
             if self.stopped && scored.len() < root_moves.len() {
                 // A partly searched iteration still counts where it is
