@@ -81,6 +81,12 @@ fn book(variant: &Variant) -> Option<&'static Book> {
         .map(|(_, book)| book)
 }
 
+/// Reads the book for `variant`'s rules now rather than at the first
+/// lookup (which would spend a move's time on it).
+pub(super) fn prepare(variant: &Variant) {
+    book(variant);
+}
+
 /// The position after `moves`, if they are all legal.
 fn replay(variant: &Variant, moves: &[Point]) -> Option<Position> {
     let mut position = Position::new(*variant);

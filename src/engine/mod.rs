@@ -176,10 +176,14 @@ impl Decision {
 }
 
 /// Builds, ahead of the first move, what every search under `variant`
-/// needs (its line-pattern tables), so that the first move's time goes to
-/// thinking. Optional: a search builds them itself when they are missing.
+/// needs (its line-pattern tables, what a stone makes by shape, the
+/// evaluation's values, the expert's opening book), so that the first
+/// move's time goes to thinking. Optional: a search builds them itself
+/// when they are missing.
 pub fn prepare(variant: Variant) {
     board::SearchBoard::new(&Position::new(variant));
+    search::prepare(&variant);
+    book::prepare(&variant);
 }
 
 /// The move `level` chooses for the side to move, or `None` when the game is

@@ -14,7 +14,7 @@ use super::patterns::{Pattern, Tally};
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
 use crate::rules::board::{DIRECTIONS, PADDED};
-use crate::rules::{Color, Point, Position};
+use crate::rules::{Color, Point, Position, Variant};
 
 const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses in a known number of plies.
@@ -69,6 +69,16 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
         Some((_, b)) if b >= s => best,
         _ => Some((i, s)),
     })
+}
+
+/// Builds the tables every search reads (what a stone makes by shape, the
+/// evaluation's values by shape), which a first search would otherwise
+/// build on its own clock.
+pub(super) fn prepare(variant: &Variant) {
+    ThreatTables::get();
+    for mover in [Color::Black, Color::White] {
+        Weights::by_shape(variant, mover);
+    }
 }
 
 /// How a searching level searches.
