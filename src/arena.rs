@@ -222,7 +222,9 @@ impl External {
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            // What an engine says of itself (gobang's brain: its slow
+            // moves) reaches whoever runs the match.
+            .stderr(Stdio::inherit())
             .spawn()
             .map_err(|e| format!("cannot start {command}: {e}"))?;
         let stdin = child.stdin.take().expect("piped stdin");

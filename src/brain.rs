@@ -23,6 +23,48 @@ pub struct Brain {
     swap2: Option<Vec<Point>>,
     /// What its searches found, for the next ones.
     memory: Memory,
+    /// The last move's timings, until its answer is written.
+    turn: Option<Turn>,
+}
+
+/// Where a move's time went, kept until its answer is out: a move that took
+/// longer than the brain gave itself is reported on standard error, so
+/// that a manager's complaint of a late move can be traced.
+struct Turn {
+    /// When its command was read.
+    asked: Instant,
+    /// What the brain gave the move (the turn less its margin).
+    budget: Duration,
+    /// Reading the position, before the search started.
+    setup: Duration,
+    /// The search alone.
+    search: Duration,
+    depth: u32,
+    nodes: u64,
+}
+
+impl Turn {
+    /// A line for standard error if the move, answer written, took longer
+    /// than its budget.
+    fn report(&self, turn: Duration) -> Option<String> {
+        let took = self.asked.elapsed();
+        (took > self.budget).then(|| {
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            format!(
+                "gobang brain: slow move: {:.1} ms from command to answer, against {:.0} ms \
+                 given to it (the turn allows {:.0} ms): {:.1} ms reading the position, \
+                 {:.1} ms searching (depth {}, {} nodes), {:.1} ms answering",
+                ms(took),
+                ms(self.budget),
+                ms(turn),
+                ms(self.setup),
+                ms(self.search),
+                self.depth,
+                self.nodes,
+                ms(took.saturating_sub(self.setup + self.search)),
+            )
+        })
+    }
 }
 
 impl Brain {
@@ -38,6 +80,7 @@ impl Brain {
             seed: 1,
             swap2: None,
             memory: Memory::new(),
+            turn: None,
         }
     }
 
@@ -175,8 +218,20 @@ impl Brain {
             Err(e) => return format!("ERROR {e}"),
         };
         let mut limits = self.limits();
-        limits.time = limits.time.saturating_sub(asked.elapsed());
-        match engine::think_remembering(&position, self.level, &limits, Some(&mut self.memory)) {
+        let budget = limits.time;
+        let setup = asked.elapsed();
+        limits.time = limits.time.saturating_sub(setup);
+        let decision =
+            engine::think_remembering(&position, self.level, &limits, Some(&mut self.memory));
+        self.turn = Some(Turn {
+            asked,
+            budget,
+            setup,
+            search: asked.elapsed().saturating_sub(setup),
+            depth: decision.as_ref().map_or(0, |d| d.depth),
+            nodes: decision.as_ref().map_or(0, |d| d.nodes),
+        });
+        match decision {
             Some(decision) => {
                 self.stones.push((decision.point, true));
                 // What Gomocup managers show of an engine's thinking.
@@ -334,6 +389,9 @@ pub fn run(level: Level, input: impl BufRead, mut output: impl Write) -> std::io
             writeln!(output, "{answer}")?;
             output.flush()?;
         }
+        if let Some(report) = brain.turn.take().and_then(|t| t.report(brain.timeout_turn)) {
+            eprintln!("{report}");
+        }
     }
     Ok(())
 }
@@ -357,4 +415,37 @@ fn analysis_line(decision: &engine::Decision, height: u8) -> String {
         decision.nodes,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(took_ms: u64, budget_ms: u64) -> Turn {
+        Turn {
+            asked: Instant::now() - Duration::from_millis(took_ms),
+            budget: Duration::from_millis(budget_ms),
+            setup: Duration::from_millis(2),
+            search: Duration::from_millis(took_ms.saturating_sub(5)),
+            depth: 7,
+            nodes: 81_000,
+        }
+    }
+
+    #[test]
+    fn a_move_past_its_budget_says_where_its_time_went() {
+        let report = turn(214, 170)
+            .report(Duration::from_millis(200))
+            .expect("a move past its budget is reported");
+        assert!(
+            report.starts_with("gobang brain: slow move: 21"),
+            "{report}"
+        );
+        assert!(report.contains("against 170 ms given to it (the turn allows 200 ms)"));
+        assert!(
+            report
+                .contains("2.0 ms reading the position, 209.0 ms searching (depth 7, 81000 nodes)")
+        );
+        assert!(turn(120, 170).report(Duration::from_millis(200)).is_none());
+    }
 }
