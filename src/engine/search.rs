@@ -637,7 +637,7 @@ impl Searcher {
             return WIN - ply as i32 - 3;
         }
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
-            return self.leaf(&scan, ply);
+            return self.leaf(&scan, ply, beta);
         }
         let tt = self.probe(ply);
         if let Some(e) = tt
@@ -667,7 +667,7 @@ impl Searcher {
             // Razoring: far enough below alpha that only a tactic would
             // lift it, and the leaf looks for the tactic.
             if depth <= 2 && eval + RAZOR_MARGIN * depth < alpha {
-                return self.leaf(&scan, ply);
+                return self.leaf(&scan, ply, beta);
             }
         }
         let moves = self.ranked(&scan, ply, tt.map(|e| e.best as usize));
@@ -760,8 +760,13 @@ impl Searcher {
 
     /// The value of a node searched no deeper: a win by continuous fours
     /// if there is one (the threat a quiet evaluation misses most), else
-    /// the static value.
-    fn leaf(&mut self, scan: &Scan, ply: usize) -> i32 {
+    /// the static value. A static value at or above `beta` already cuts
+    /// the search off: a win would only cut it off too, so it is not
+    /// looked for (more than half of the leaves' VCF work went there).
+    fn leaf(&mut self, scan: &Scan, ply: usize, beta: i32) -> i32 {
+        if scan.evaluation >= beta {
+            return scan.evaluation;
+        }
         if self.config.leaf_vcf_depth > 0
             && scan.their_fives.is_empty()
             && scan.moves.iter().any(|(_, _, mine, _)| mine.fours > 0)
