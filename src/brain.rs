@@ -41,6 +41,17 @@ struct Turn {
     search: Duration,
     depth: u32,
     nodes: u64,
+    /// How long the thread had waited for a processor when the command
+    /// was read, where the system tells (Linux).
+    waited: Option<Duration>,
+}
+
+/// How long this thread has waited for a processor since it started, from
+/// the scheduler's statistics (Linux; `None` elsewhere).
+fn processor_wait() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = stat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 impl Turn {
@@ -50,10 +61,17 @@ impl Turn {
         let took = self.asked.elapsed();
         (took > self.budget).then(|| {
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            let waited = match (self.waited, processor_wait()) {
+                (Some(before), Some(now)) => format!(
+                    "; it waited {:.1} ms of it for a processor",
+                    ms(now.saturating_sub(before))
+                ),
+                _ => String::new(),
+            };
             format!(
                 "gobang brain: slow move: {:.1} ms from command to answer, against {:.0} ms \
                  given to it (the turn allows {:.0} ms): {:.1} ms reading the position, \
-                 {:.1} ms searching (depth {}, {} nodes), {:.1} ms answering",
+                 {:.1} ms searching (depth {}, {} nodes), {:.1} ms answering{waited}",
                 ms(took),
                 ms(self.budget),
                 ms(turn),
@@ -213,6 +231,7 @@ impl Brain {
         // The turn's time runs from its command: building the position
         // comes out of it.
         let asked = Instant::now();
+        let waited = processor_wait();
         let position = match self.position() {
             Ok(p) => p,
             Err(e) => return format!("ERROR {e}"),
@@ -230,6 +249,7 @@ impl Brain {
             search: asked.elapsed().saturating_sub(setup),
             depth: decision.as_ref().map_or(0, |d| d.depth),
             nodes: decision.as_ref().map_or(0, |d| d.nodes),
+            waited,
         });
         match decision {
             Some(decision) => {
@@ -429,6 +449,7 @@ mod tests {
             search: Duration::from_millis(took_ms.saturating_sub(5)),
             depth: 7,
             nodes: 81_000,
+            waited: None,
         }
     }
 
