@@ -81,6 +81,18 @@ pub(super) fn prepare(variant: &Variant) {
     }
 }
 
+/// The score a table entry settles a node with, if it was searched deep
+/// enough and its bound decides the window.
+fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+    let e = entry.filter(|e| i32::from(e.depth) >= depth)?;
+    match e.bound {
+        EXACT => Some(e.score),
+        LOWER if e.score >= beta => Some(e.score),
+        UPPER if e.score <= alpha => Some(e.score),
+        _ => None,
+    }
+}
+
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
@@ -622,6 +634,18 @@ impl Searcher {
         if self.board.is_full() {
             return 0;
         }
+        // The table before the scan: a position it holds deep enough needs
+        // no scan. (No position the scan settles, with a five to make, a
+        // five that cannot be stopped or a winning four, is ever stored, nor
+        // a leaf, so the checks below could not have answered first.)
+        let early = depth > 0 && ply < MAX_PLY - 1;
+        let mut tt = None;
+        if early {
+            tt = self.probe(ply);
+            if let Some(score) = table_cut(tt, depth, alpha, beta) {
+                return score;
+            }
+        }
         let scan = self.scan();
         // Wins and losses score WIN less the plies from the root to the
         // five, counting the root's move as the first (as VCF counts).
@@ -639,15 +663,11 @@ impl Searcher {
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
-        let tt = self.probe(ply);
-        if let Some(e) = tt
-            && e.depth as i32 >= depth
-        {
-            match e.bound {
-                EXACT => return e.score,
-                LOWER if e.score >= beta => return e.score,
-                UPPER if e.score <= alpha => return e.score,
-                _ => {}
+        if !early {
+            // A forced block at the horizon.
+            tt = self.probe(ply);
+            if let Some(score) = table_cut(tt, depth, alpha, beta) {
+                return score;
             }
         }
         let eval = scan.evaluation;
