@@ -33,7 +33,7 @@ pub struct Brain {
 struct Turn {
     /// When its command was read.
     asked: Instant,
-    /// What the brain gave the move (the turn less its margin).
+    /// What the brain gave the move ([`Brain::budget`]: the turn less its margin).
     budget: Duration,
     /// Reading the position, before the search started.
     setup: Duration,
