@@ -121,7 +121,8 @@ struct ArenaArgs {
     /// Thinking time per move, in ms.
     #[arg(long, default_value_t = 200)]
     time_ms: u64,
-    /// Games played at once.
+    /// Games played at once (each has one engine thinking at a time: fewer
+    /// than the processors, for every move to keep its time).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -405,6 +406,16 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
         opening_rule: args.opening_rule.parse()?,
     };
     config.check()?;
+    let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.threads > 1 && args.threads >= processors {
+        eprintln!(
+            "note: {} games at once on {processors} processors: each has an engine thinking, \
+             so an engine that has to wait for a processor may answer past its time; \
+             play at most {} at once (--threads) where every move must keep its time",
+            args.threads,
+            processors - 1
+        );
+    }
     let total = args.games;
     let progress = |games: &[arena::GameReport]| {
         let wins = games.iter().filter(|g| g.score == 1.0).count();
