@@ -413,7 +413,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
              so an engine that has to wait for a processor may answer past its time; \
              play at most {} at once (--threads) where every move must keep its time",
             args.threads,
-            processors - 1
+            (processors - 1).max(1)
         );
     }
     let total = args.games;
