@@ -95,6 +95,10 @@ pub struct GameReport {
     pub move_times: Vec<Duration>,
     /// For each of `move_times`, whether the first contender chose it.
     pub first_moved: Vec<bool>,
+    /// For each of `move_times`, what the contender said of its thinking
+    /// while it chose the move: an external engine's `MESSAGE` lines (their
+    /// text), a level's line as `gobang brain` would send it.
+    pub said: Vec<Vec<String>>,
 }
 
 /// The match result.
@@ -177,6 +181,9 @@ struct External {
     answered: Option<Instant>,
     /// The engine's time left for the match (`INFO time_left`).
     time_left: Duration,
+    /// The text of the `MESSAGE` lines it sent since it was last asked to
+    /// move.
+    said: Vec<String>,
 }
 
 /// What to tell an engine that holds `known` so that it holds the
@@ -247,6 +254,7 @@ impl External {
             known: Some(Vec::new()),
             answered: None,
             time_left: match_time,
+            said: Vec::new(),
         };
         let size = if variant.width() == variant.height() {
             format!("START {}", variant.width())
@@ -275,7 +283,8 @@ impl External {
             .map_err(|e| format!("the engine stopped listening: {e}"))
     }
 
-    /// The next answer that is not a message or debug line.
+    /// The next answer that is not a message or debug line (the messages
+    /// are kept in `said`).
     fn answer(&mut self, wait: Duration) -> Result<String, String> {
         let deadline = Instant::now() + wait;
         loop {
@@ -284,12 +293,17 @@ impl External {
                 .lines
                 .recv_timeout(left)
                 .map_err(|_| "no answer in time".to_string())?;
-            let upper = line.trim().to_ascii_uppercase();
-            if upper.starts_with("MESSAGE") || upper.starts_with("DEBUG") || upper.is_empty() {
+            let line = line.trim();
+            let upper = line.to_ascii_uppercase();
+            if upper.starts_with("MESSAGE") {
+                self.said.push(line["MESSAGE".len()..].trim().to_string());
+                continue;
+            }
+            if upper.starts_with("DEBUG") || upper.is_empty() {
                 continue;
             }
             self.answered = Some(Instant::now());
-            return Ok(line.trim().to_string());
+            return Ok(line.to_string());
         }
     }
 
@@ -307,15 +321,12 @@ impl External {
         Ok(answer.split_whitespace().map(str::to_string).collect())
     }
 
-    /// The engine's move in `position`, and how long it thought (from its
-    /// last command to its answer), waiting for it as long as `limit`.
-    fn choose(
-        &mut self,
-        position: &Position,
-        limit: Duration,
-    ) -> Result<(Point, Duration), String> {
+    /// The engine's move in `position`, waiting for it as long as `limit`
+    /// (its thinking time runs from its last command to its answer).
+    fn choose(&mut self, position: &Position, limit: Duration) -> Result<Chosen, String> {
         let commands = turn_commands(self.known.as_deref(), position);
         self.known = None;
+        self.said.clear();
         self.send(&format!("INFO time_left {}", self.time_left.as_millis()))?;
         let (last, before) = commands.split_last().expect("a turn has a command");
         for command in before {
@@ -330,7 +341,11 @@ impl External {
         let mut known = position.moves().to_vec();
         known.push(point);
         self.known = Some(known);
-        Ok((point, thought))
+        Ok(Chosen {
+            point,
+            thought,
+            said: std::mem::take(&mut self.said),
+        })
     }
 }
 
@@ -341,6 +356,13 @@ impl Drop for External {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A contender's move, how long it thought, and what it said of it.
+struct Chosen {
+    point: Point,
+    thought: Duration,
+    said: Vec<String>,
 }
 
 enum Player {
@@ -359,7 +381,6 @@ impl Player {
         })
     }
 
-    /// The player's move, and how long it took to choose it.
     /// The contender's move: `time` is its turn, `limit` how long an
     /// external engine's answer is waited for.
     fn choose(
@@ -368,13 +389,18 @@ impl Player {
         time: Duration,
         limit: Duration,
         seed: u64,
-    ) -> Result<(Point, Duration), String> {
+    ) -> Result<Chosen, String> {
         match self {
             Player::Level(level, memory) => {
                 let limits = Limits::timed(time, seed);
                 let started = Instant::now();
+                let height = position.variant().height();
                 engine::think_remembering(position, *level, &limits, Some(memory))
-                    .map(|d| (d.point, started.elapsed()))
+                    .map(|d| Chosen {
+                        point: d.point,
+                        thought: started.elapsed(),
+                        said: vec![d.summary(height)],
+                    })
                     .ok_or_else(|| "no move".to_string())
             }
             Player::External(engine) => engine.choose(position, limit),
@@ -461,9 +487,10 @@ fn play_opening(
             // Opening stones are not timed: the wait only bounds a hung
             // engine, and allows for its start-up.
             let limit = config.time_per_move + FIRST_MOVE_GRACE + Duration::from_millis(500);
-            let (p, _) = player
+            let p = player
                 .choose(position, config.time_per_move, limit, seed)
-                .map_err(foul)?;
+                .map_err(foul)?
+                .point;
             opening
                 .check_stone(position, p)
                 .map_err(|e| foul(e.to_string()))?;
@@ -528,6 +555,7 @@ fn play_game(
         reason: String::new(),
         move_times: Vec::new(),
         first_moved: Vec::new(),
+        said: Vec::new(),
     };
     let players = (
         Player::new(&config.first, &variant, config.time_per_move),
@@ -598,7 +626,11 @@ fn play_game(
             limit + Duration::from_millis(100),
             seed ^ position.moves().len() as u64,
         );
-        let (point, took) = match choice {
+        let Chosen {
+            point,
+            thought: took,
+            said,
+        } = match choice {
             Ok(chosen) => chosen,
             Err(e) => {
                 report.score = score_for(mover.opponent());
@@ -608,6 +640,7 @@ fn play_game(
         };
         report.move_times.push(took);
         report.first_moved.push(first_moves);
+        report.said.push(said);
         if took > limit {
             report.score = score_for(mover.opponent());
             report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());

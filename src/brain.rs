@@ -257,7 +257,7 @@ impl Brain {
                 // What Gomocup managers show of an engine's thinking.
                 format!(
                     "MESSAGE {}\n{},{}",
-                    analysis_line(&decision, self.height),
+                    decision.summary(self.height),
                     decision.point.x,
                     decision.point.y
                 )
@@ -414,27 +414,6 @@ pub fn run(level: Level, input: impl BufRead, mut output: impl Write) -> std::io
         }
     }
     Ok(())
-}
-
-/// The computer's thinking in one line: depth, evaluation (`+W5` a forced
-/// win in 5 plies, `-L4` a forced loss in 4), nodes, and the expected line.
-fn analysis_line(decision: &engine::Decision, height: u8) -> String {
-    let eval = match (decision.forced_win_in, decision.forced_loss_in) {
-        (Some(plies), _) => format!("+W{plies}"),
-        (None, Some(plies)) => format!("-L{plies}"),
-        (None, None) => decision.score().to_string(),
-    };
-    let pv: Vec<String> = decision
-        .pv
-        .iter()
-        .map(|p| p.name(height).to_string())
-        .collect();
-    format!(
-        "depth {} | eval {eval} | nodes {} | pv {}",
-        decision.depth,
-        decision.nodes,
-        pv.join(" ")
-    )
 }
 
 #[cfg(test)]

@@ -127,7 +127,9 @@ struct ArenaArgs {
     threads: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Write every game as a JSON line to this file.
+    /// Write every game as a JSON line to this file: its opening, colours,
+    /// moves, result, and each move's thinking time and what its contender
+    /// said of it (an engine's MESSAGE lines).
     #[arg(long)]
     record: Option<std::path::PathBuf>,
     /// The second contender's known rating (say a computer level's rating
@@ -446,6 +448,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
                 "reason": g.reason,
                 "move_ms": g.move_times.iter().map(|t| t.as_millis() as u64).collect::<Vec<_>>(),
                 "first_moved": g.first_moved,
+                "said": g.said,
             });
             writeln!(file, "{line}")?;
         }

@@ -173,6 +173,25 @@ impl Decision {
             .find(|c| c.point == self.point)
             .map_or(0, |c| c.score)
     }
+
+    /// The thinking in one line, as `gobang brain` shows it to Gomocup
+    /// managers: depth, evaluation (`+W5` a forced win in 5 plies, `-L4` a
+    /// forced loss in 4), nodes, and the expected line (`height` names the
+    /// points).
+    pub fn summary(&self, height: u8) -> String {
+        let eval = match (self.forced_win_in, self.forced_loss_in) {
+            (Some(plies), _) => format!("+W{plies}"),
+            (None, Some(plies)) => format!("-L{plies}"),
+            (None, None) => self.score().to_string(),
+        };
+        let pv: Vec<String> = self.pv.iter().map(|p| p.name(height).to_string()).collect();
+        format!(
+            "depth {} | eval {eval} | nodes {} | pv {}",
+            self.depth,
+            self.nodes,
+            pv.join(" ")
+        )
+    }
 }
 
 /// Builds, ahead of the first move, what every search under `variant`

@@ -54,6 +54,21 @@ fn the_arena_plays_a_level_against_an_external_engine_and_reports_elo() {
         let movers = g["first_moved"].as_array().unwrap();
         assert_eq!(movers.len(), g["move_ms"].as_array().unwrap().len());
         assert!(movers.windows(2).all(|w| w[0] != w[1]), "{movers:?}");
+        // And what its contender said of it: the level its line, the
+        // brain the same line as a MESSAGE, each with the depth it reached
+        // and the move it chose first in its line.
+        let said = g["said"].as_array().unwrap();
+        assert_eq!(said.len(), movers.len());
+        let chosen = &g["moves"].as_array().unwrap()[3..];
+        for (lines, point) in said.iter().zip(chosen) {
+            let lines = lines.as_array().unwrap();
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            let line = lines[0].as_str().unwrap();
+            assert!(line.starts_with("depth "), "{line}");
+            let (x, y) = (point[0].as_u64().unwrap(), point[1].as_u64().unwrap());
+            let name = format!("{}{}", (b'a' + x as u8) as char, 15 - y);
+            assert!(line.contains(&format!(" | pv {name}")), "{line} for {name}");
+        }
     }
 }
 
@@ -227,6 +242,29 @@ fn external_engines_are_spoken_to_as_piskvork_does() {
     assert_eq!(game["reason"], "black won (Row)", "{game}");
     assert_eq!(game["score"], 1.0);
     assert_eq!(game["moves"].as_array().unwrap().len(), 9);
+}
+
+/// The MESSAGE lines an engine sends while it thinks are kept with the
+/// move they came with, in order; a move with none has none.
+#[test]
+fn what_an_engine_says_of_each_move_is_recorded_with_it() {
+    let (mut black, white) = column_game(None);
+    let second_move = black.iter().position(|l| l == "> 0,1").unwrap();
+    black.insert(second_move, "> MESSAGE depth 7 | eval 30".into());
+    black.insert(second_move + 1, "> DEBUG not for the record".into());
+    black.insert(second_move + 2, "> message Bestline A4 B4".into());
+    let game = scripted_game(&black, &white);
+    assert_eq!(game["reason"], "black won (Row)", "{game}");
+    let said = game["said"].as_array().unwrap();
+    assert_eq!(said.len(), 9, "{game}");
+    assert_eq!(
+        said[2],
+        serde_json::json!(["depth 7 | eval 30", "Bestline A4 B4"]),
+        "{game}"
+    );
+    for (n, lines) in said.iter().enumerate().filter(|&(n, _)| n != 2) {
+        assert_eq!(lines, &serde_json::json!([]), "move {n}: {game}");
+    }
 }
 
 /// An engine's first answer may also carry its start-up (a second more
