@@ -1,0 +1,89 @@
+//! How many known forced wins the expert proves at a fixed time per move:
+//! the positions of `examples/data/forced-wins.txt`, each with a win for
+//! the side to move that the expert proves within 3 s. Renju games are
+//! decided by such wins, 15 to 30 plies deep, so the share proved at 200 ms
+//! says in half a minute what an arena match says in ten (not all of it:
+//! a change that finds more wins may judge quiet positions worse).
+//!
+//! ```text
+//! cargo run --release --example forced_wins -- [time-ms]
+//! ```
+
+use std::time::{Duration, Instant};
+
+use gobang::engine::{Level, Limits, think};
+use gobang::rules::{ForbiddenPolicy, Position, Variant, parse_point};
+
+const POSITIONS: &str = include_str!("data/forced-wins.txt");
+
+/// Proved and tried, the plies of the wins proved, and the time taken.
+#[derive(Default)]
+struct Tally {
+    proved: usize,
+    tried: usize,
+    plies: u32,
+    time: Duration,
+}
+
+fn main() {
+    let millis: u64 = std::env::args()
+        .nth(1)
+        .map_or(200, |s| s.parse().expect("a time in ms"));
+    println!("expert at {millis} ms per move");
+    let mut tallies: Vec<(&str, Tally)> = Vec::new();
+    for (n, line) in POSITIONS.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let rules = words.next().expect("a rule set");
+        let _plies_at_3s = words.next().expect("the plies of the win");
+        let variant = match rules {
+            "freestyle" => Variant::freestyle(15).expect("15×15"),
+            "renju" => Variant::renju(ForbiddenPolicy::Reject),
+            other => panic!("line {}: no rule set {other}", n + 1),
+        };
+        let mut position = Position::new(variant);
+        for word in words {
+            let p = parse_point(word, 15, 15).expect("a point");
+            position.play(p).expect("a legal move");
+        }
+        let limits = Limits {
+            time: Duration::from_millis(millis),
+            nodes: None,
+            seed: 1,
+            candidates: 1,
+        };
+        let started = Instant::now();
+        let decision = think(&position, Level::Expert, &limits).expect("a move");
+        let took = started.elapsed();
+        let at = match tallies.iter().position(|(r, _)| *r == rules) {
+            Some(at) => at,
+            None => {
+                tallies.push((rules, Tally::default()));
+                tallies.len() - 1
+            }
+        };
+        let tally = &mut tallies[at].1;
+        tally.tried += 1;
+        tally.time += took;
+        if let Some(plies) = decision.forced_win_in {
+            tally.proved += 1;
+            tally.plies += plies;
+        }
+    }
+    println!(
+        "{:<10} {:>7} {:>6} {:>12} {:>13}",
+        "rules", "proved", "of", "mean plies", "mean time"
+    );
+    for (rules, t) in &tallies {
+        println!(
+            "{:<10} {:>7} {:>6} {:>12.1} {:>10.0} ms",
+            rules,
+            t.proved,
+            t.tried,
+            f64::from(t.plies) / t.proved.max(1) as f64,
+            t.time.as_secs_f64() * 1000.0 / t.tried.max(1) as f64
+        );
+    }
+}
