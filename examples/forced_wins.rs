@@ -51,12 +51,7 @@ fn main() {
             let p = parse_point(word, 15, 15).expect("a point");
             position.play(p).expect("a legal move");
         }
-        let limits = Limits {
-            time: Duration::from_millis(millis),
-            nodes: None,
-            seed: 1,
-            candidates: 1,
-        };
+        let limits = Limits::timed(Duration::from_millis(millis), 1);
         let started = Instant::now();
         let decision = think(&position, Level::Expert, &limits).expect("a move");
         let took = started.elapsed();
