@@ -1,6 +1,6 @@
 //! How many known forced wins the expert proves at a fixed time per move:
 //! the positions of `examples/data/forced-wins.txt`, each with a win for
-//! the side to move that the expert proves within 3 s. Renju games are
+//! the side to move that the expert of bbdb3cc proves within 3 s. Renju games are
 //! decided by such wins, 15 to 30 plies deep, and the share proved at
 //! 200 ms takes half a minute to measure. It is one side of strength only,
 //! a quick check of a change to the threat search, never the verdict on
@@ -12,10 +12,11 @@
 //! cargo run --release --example forced_wins -- [time-ms]
 //! ```
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use gobang::engine::{Level, Limits, think};
-use gobang::rules::{ForbiddenPolicy, Position, Variant, parse_point};
+use gobang::rules::{Position, RuleSet, Variant, parse_point};
 
 const POSITIONS: &str = include_str!("data/forced-wins.txt");
 
@@ -33,7 +34,7 @@ fn main() {
         .nth(1)
         .map_or(200, |s| s.parse().expect("a time in ms"));
     println!("expert at {millis} ms per move");
-    let mut tallies: Vec<(&str, Tally)> = Vec::new();
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     for (n, line) in POSITIONS.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
@@ -41,11 +42,10 @@ fn main() {
         let mut words = line.split_whitespace();
         let rules = words.next().expect("a rule set");
         let _plies_at_3s = words.next().expect("the plies of the win");
-        let variant = match rules {
-            "freestyle" => Variant::freestyle(15).expect("15×15"),
-            "renju" => Variant::renju(ForbiddenPolicy::Reject),
-            other => panic!("line {}: no rule set {other}", n + 1),
-        };
+        let rule_set: RuleSet = rules
+            .parse()
+            .unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+        let variant = Variant::from_spec(rule_set, &Default::default()).expect("15×15");
         let mut position = Position::new(variant);
         for word in words {
             let p = parse_point(word, 15, 15).expect("a point");
@@ -55,14 +55,7 @@ fn main() {
         let started = Instant::now();
         let decision = think(&position, Level::Expert, &limits).expect("a move");
         let took = started.elapsed();
-        let at = match tallies.iter().position(|(r, _)| *r == rules) {
-            Some(at) => at,
-            None => {
-                tallies.push((rules, Tally::default()));
-                tallies.len() - 1
-            }
-        };
-        let tally = &mut tallies[at].1;
+        let tally = tallies.entry(rules).or_default();
         tally.tried += 1;
         tally.time += took;
         if let Some(plies) = decision.forced_win_in {

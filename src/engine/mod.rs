@@ -347,7 +347,8 @@ pub(crate) fn expert(
     let config = search::SearchConfig {
         max_depth: 40,
         // 24 rather than 18: against Rapfi STRENGTH 60 at 200 ms, renju
-        // 38.0% (31.7%) and freestyle 55.3% (47.8%); 10 scored 15.4% in renju.
+        // 38.0% (18: 28.4% the same day) and freestyle 55.3% (50.0%); 10
+        // scored 15.4% in renju.
         width: 24,
         vcf_depth: 16,
         vct_depth: 3,
