@@ -91,14 +91,18 @@ pub struct GameReport {
     /// 1 win, 0.5 draw, 0 loss for the first contender.
     pub score: f64,
     pub reason: String,
-    /// Thinking time of every move the contenders chose.
-    pub move_times: Vec<Duration>,
-    /// For each of `move_times`, whether the first contender chose it.
-    pub first_moved: Vec<bool>,
-    /// For each of `move_times`, what the contender said of its thinking
-    /// while it chose the move: an external engine's `MESSAGE` lines (their
-    /// text), a level's line as `gobang brain` would send it.
-    pub said: Vec<Vec<String>>,
+    /// Every move a contender chose after the opening, in order (the last
+    /// one may have lost the game on time or as illegal, and then is not
+    /// in `moves`).
+    pub turns: Vec<Turn>,
+}
+
+/// One move a contender chose, and which contender.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// Whether the first contender chose it.
+    pub by_first: bool,
+    pub chosen: Chosen,
 }
 
 /// The match result.
@@ -143,9 +147,9 @@ impl MatchReport {
         let mut all: Vec<Duration> = self
             .games
             .iter()
-            .flat_map(|g| g.move_times.iter().zip(&g.first_moved))
-            .filter(|&(_, &by_first)| by_first == first)
-            .map(|(&time, _)| time)
+            .flat_map(|g| &g.turns)
+            .filter(|turn| turn.by_first == first)
+            .map(|turn| turn.chosen.thought)
             .collect();
         all.sort();
         let at = |q: f64| {
@@ -359,10 +363,14 @@ impl Drop for External {
 }
 
 /// A contender's move, how long it thought, and what it said of it.
-struct Chosen {
-    point: Point,
-    thought: Duration,
-    said: Vec<String>,
+#[derive(Clone, Debug)]
+pub struct Chosen {
+    pub point: Point,
+    pub thought: Duration,
+    /// What it said of its thinking while it chose the move: an external
+    /// engine's `MESSAGE` lines (their text), a level's line as `gobang
+    /// brain` would send it.
+    pub said: Vec<String>,
 }
 
 enum Player {
@@ -553,9 +561,7 @@ fn play_game(
         moves: position.moves().to_vec(),
         score: 0.5,
         reason: String::new(),
-        move_times: Vec::new(),
-        first_moved: Vec::new(),
-        said: Vec::new(),
+        turns: Vec::new(),
     };
     let players = (
         Player::new(&config.first, &variant, config.time_per_move),
@@ -626,11 +632,7 @@ fn play_game(
             limit + Duration::from_millis(100),
             seed ^ position.moves().len() as u64,
         );
-        let Chosen {
-            point,
-            thought: took,
-            said,
-        } = match choice {
+        let chosen = match choice {
             Ok(chosen) => chosen,
             Err(e) => {
                 report.score = score_for(mover.opponent());
@@ -638,9 +640,11 @@ fn play_game(
                 return report;
             }
         };
-        report.move_times.push(took);
-        report.first_moved.push(first_moves);
-        report.said.push(said);
+        let (point, took) = (chosen.point, chosen.thought);
+        report.turns.push(Turn {
+            by_first: first_moves,
+            chosen,
+        });
         if took > limit {
             report.score = score_for(mover.opponent());
             report.reason = format!("{mover} ran out of time ({} ms)", took.as_millis());

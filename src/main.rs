@@ -446,9 +446,9 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
                 "moves": g.moves.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
                 "score": g.score,
                 "reason": g.reason,
-                "move_ms": g.move_times.iter().map(|t| t.as_millis() as u64).collect::<Vec<_>>(),
-                "first_moved": g.first_moved,
-                "said": g.said,
+                "move_ms": g.turns.iter().map(|t| t.chosen.thought.as_millis() as u64).collect::<Vec<_>>(),
+                "first_moved": g.turns.iter().map(|t| t.by_first).collect::<Vec<_>>(),
+                "said": g.turns.iter().map(|t| &t.chosen.said).collect::<Vec<_>>(),
             });
             writeln!(file, "{line}")?;
         }
