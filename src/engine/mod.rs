@@ -348,7 +348,10 @@ pub(crate) fn expert(
         max_depth: 40,
         // 24 rather than 18: against Rapfi STRENGTH 60 at 200 ms, renju
         // 38.0% (18: 28.4% the same day) and freestyle 55.3% (50.0%); 10
-        // scored 15.4% in renju.
+        // scored 15.4% in renju. Measured again on another day, 24 scored
+        // 33.9% and 46.2%, and 30 no better (36.8% and 51.2% over two
+        // matches each, 416 games): 208-game matches differ by up to 9
+        // points from day to day.
         width: 24,
         vcf_depth: 16,
         vct_depth: 3,
