@@ -49,6 +49,33 @@ const POWERS_OF_THREE: [usize; 16] = {
 pub const SHAPE_CODES: usize = 9 * 9 * 9 * 9;
 const POWERS_OF_NINE: [i32; 4] = [1, 9, 81, 729];
 
+/// Whether a black stone making `shape` might be forbidden, by shape code:
+/// not if its first five or overline (in direction order) is a five, nor if
+/// it makes neither two fours nor two open threes. The rest the referee's
+/// test judges.
+fn may_be_forbidden(shape: usize) -> bool {
+    static SUSPECT: OnceLock<Box<[bool]>> = OnceLock::new();
+    let suspect = SUSPECT.get_or_init(|| {
+        (0..SHAPE_CODES)
+            .map(|code| {
+                let (mut fours, mut threes) = (0, 0);
+                for p in shape_lines(code) {
+                    match p {
+                        Pattern::Five => return false,
+                        Pattern::Overline => return true,
+                        Pattern::OpenFour => fours += 2,
+                        Pattern::Four => fours += 1,
+                        Pattern::OpenThree => threes += 1,
+                        _ => {}
+                    }
+                }
+                fours >= 2 || threes >= 2
+            })
+            .collect()
+    });
+    suspect[shape]
+}
+
 /// The four line patterns a shape code stands for.
 pub fn shape_lines(code: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| Pattern::from_u8((code / POWERS_OF_NINE[d] as usize % 9) as u8))
@@ -261,27 +288,12 @@ impl SearchBoard {
 
     /// Whether `color` may play the empty point `i` (renju's forbidden points
     /// for black); a five is always allowed.
+    #[inline]
     pub fn legal(&self, i: usize, color: Color) -> bool {
         if !self.renju || color == Color::White {
             return true;
         }
-        let mut fours = 0;
-        let mut threes = 0;
-        for d in 0..4 {
-            match self.pattern(color, d, i) {
-                Pattern::Five => return true,
-                Pattern::Overline => return forbidden_at(&self.cells, i).is_none(),
-                Pattern::OpenFour => fours += 2,
-                Pattern::Four => fours += 1,
-                Pattern::OpenThree => threes += 1,
-                _ => {}
-            }
-        }
-        if fours >= 2 || threes >= 2 {
-            forbidden_at(&self.cells, i).is_none()
-        } else {
-            true
-        }
+        !may_be_forbidden(self.shape(color, i)) || forbidden_at(&self.cells, i).is_none()
     }
 
     fn place(&mut self, i: usize, color: Color) {
@@ -378,7 +390,6 @@ impl SearchBoard {
             board.keys[own][d][j] += OWN * power;
             board.keys[other][d][j] += BLOCKED * power;
             if board.cells[j] == Cell::Empty {
-                board.save(j, d);
                 board.look_up(j, d);
             }
         });
@@ -411,14 +422,21 @@ impl SearchBoard {
         });
     }
 
-    /// The patterns of the empty point `i` along `d`, from its window keys.
+    /// The patterns of the empty point `i` along `d`, from its window keys,
+    /// saved first for [`Self::unmake`] if either side's changed (a stone
+    /// far along a line often changes nothing, and needs no saving).
     #[inline]
     fn look_up(&mut self, i: usize, d: usize) {
+        let new = [0, 1].map(|s| self.tables[s].lookup(self.keys[s][d][i] as usize) as u8);
+        let old = [self.patterns[0][d][i], self.patterns[1][d][i]];
+        if new == old {
+            return;
+        }
+        self.save(i, d);
         for s in 0..2 {
-            let new = self.tables[s].lookup(self.keys[s][d][i] as usize) as u8;
-            let old = std::mem::replace(&mut self.patterns[s][d][i], new);
+            self.patterns[s][d][i] = new[s];
             let shape = i32::from(self.shapes[s][i])
-                + (i32::from(new) - i32::from(old)) * POWERS_OF_NINE[d];
+                + (i32::from(new[s]) - i32::from(old[s])) * POWERS_OF_NINE[d];
             self.shapes[s][i] = shape as u16;
         }
     }

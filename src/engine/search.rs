@@ -189,7 +189,10 @@ struct Scan {
     my_winning_four: Option<usize>,
     /// The opponent can make an open four next move (they have a three).
     their_three: bool,
-    /// (point, ordering score, my threat, their threat)
+    /// The side to move can make a four.
+    my_four: bool,
+    /// (point, ordering score, my threat, their threat); empty in a scan
+    /// for a leaf, which needs only the rest.
     moves: Vec<(usize, i32, Threat, Threat)>,
     evaluation: i32,
 }
@@ -298,6 +301,13 @@ impl Searcher {
 
     /// Looks at every empty point near a stone.
     fn scan(&self) -> Scan {
+        self.scan_listing::<true>()
+    }
+
+    /// [`Searcher::scan`], listing the moves (with their ordering scores)
+    /// only if `MOVES`: a leaf needs the evaluation and the threats alone,
+    /// and most nodes are leaves.
+    fn scan_listing<const MOVES: bool>(&self) -> Scan {
         let me = self.me();
         let them = me.opponent();
         let mut scan = Scan {
@@ -305,7 +315,8 @@ impl Searcher {
             their_fives: Vec::new(),
             my_winning_four: None,
             their_three: false,
-            moves: Vec::with_capacity(64),
+            my_four: false,
+            moves: Vec::with_capacity(if MOVES { 64 } else { 0 }),
             evaluation: 0,
         };
         let weights = self.weights[side(me)];
@@ -331,6 +342,10 @@ impl Searcher {
             }
             if mine.is_winning_four() {
                 scan.my_winning_four.get_or_insert(i);
+            }
+            scan.my_four |= mine.fours > 0;
+            if !MOVES {
+                continue;
             }
             let score = mine.value * 5 / 4
                 + theirs.value
@@ -646,7 +661,11 @@ impl Searcher {
                 return score;
             }
         }
-        let scan = self.scan();
+        let scan = if depth > 0 {
+            self.scan()
+        } else {
+            self.scan_listing::<false>()
+        };
         // Wins and losses score WIN less the plies from the root to the
         // five, counting the root's move as the first (as VCF counts).
         if scan.my_five.is_some() {
@@ -663,8 +682,9 @@ impl Searcher {
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
+        // A forced block at the horizon: its moves are needed after all.
+        let scan = if depth > 0 { scan } else { self.scan() };
         if !early {
-            // A forced block at the horizon.
             tt = self.probe(ply);
             if let Some(score) = table_cut(tt, depth, alpha, beta) {
                 return score;
@@ -789,7 +809,7 @@ impl Searcher {
         }
         if self.config.leaf_vcf_depth > 0
             && scan.their_fives.is_empty()
-            && scan.moves.iter().any(|(_, _, mine, _)| mine.fours > 0)
+            && scan.my_four
             && let Some((_, plies)) = self.vcf(self.config.leaf_vcf_depth)
         {
             return WIN - ply as i32 - plies as i32;
