@@ -1,8 +1,8 @@
 //! How many known forced wins the expert proves at a fixed time per move:
 //! the positions of `examples/data/forced-wins.txt`, each with a win for
-//! the side to move that the expert of bbdb3cc proves within 3 s. Renju games are
-//! decided by such wins, 15 to 30 plies deep, and the share proved at
-//! 200 ms takes half a minute to measure. It is one side of strength only,
+//! the side to move that the expert of bbdb3cc proves within 3 s. Renju
+//! games are decided by such wins, 15 to 30 plies deep, and the share
+//! proved at 200 ms takes half a minute to measure. It is one side of strength only,
 //! a quick check of a change to the threat search, never the verdict on
 //! it: searching 10 moves a node instead of 18 proved 78 of the 148
 //! instead of 60, and scored 15.4% against a Gomocup engine in renju where

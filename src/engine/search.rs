@@ -495,6 +495,15 @@ impl Searcher {
     /// Threat-space search with threes: the attacker plays fours and open
     /// threes; after a three, every defence (blocking points and the
     /// defender's own fours) is tried. Returns the attacker's first move.
+    ///
+    /// Deeper threat searches do not pay here: a proof-number search over
+    /// the same threats (a counter-four blocked, the three then defended
+    /// again) proved 3, 13 and 38 of the 148 positions of
+    /// `examples/data/forced-wins.txt` at 10^4, 10^5 and 10^6 positions
+    /// looked at (about 4 µs each), where the main search proves 141 in
+    /// 3 s: most of those wins need a quiet move, or more positions than
+    /// that. Given 15% or 30% of the root's time it proved no more of them
+    /// at 200 ms.
     fn vct(&mut self, depth: u32) -> Option<usize> {
         if self.tick() || depth == 0 {
             return None;
