@@ -50,9 +50,10 @@ pub const SHAPE_CODES: usize = 9 * 9 * 9 * 9;
 const POWERS_OF_NINE: [i32; 4] = [1, 9, 81, 729];
 
 /// Whether a black stone making `shape` might be forbidden, by shape code:
-/// not if its first five or overline (in direction order) is a five, nor if
-/// it makes neither two fours nor two open threes. The rest the referee's
-/// test judges.
+/// the first of its lines (in direction order) of five stones or more
+/// decides, allowed if it is a five and suspect if an overline; without
+/// one, only two fours or two open threes are suspect. The referee's test
+/// judges the suspects.
 fn may_be_forbidden(shape: usize) -> bool {
     static SUSPECT: OnceLock<Box<[bool]>> = OnceLock::new();
     let suspect = SUSPECT.get_or_init(|| {
