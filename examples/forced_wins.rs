@@ -2,11 +2,11 @@
 //! the positions of `examples/data/forced-wins.txt`, each with a win for
 //! the side to move that the expert of bbdb3cc proves within 3 s. Renju
 //! games are decided by such wins, 15 to 30 plies deep, and the share
-//! proved at 200 ms takes half a minute to measure. It is one side of strength only,
-//! a quick check of a change to the threat search, never the verdict on
-//! it: searching 10 moves a node instead of 18 proved 78 of the 148
-//! instead of 60, and scored 15.4% against a Gomocup engine in renju where
-//! the expert scores 31.7%. The arena decides.
+//! proved at 200 ms takes half a minute to measure. It is one side of
+//! strength only, a quick check of a change to the threat search, never the
+//! verdict on it: searching 10 moves a node instead of 18 proved 78 of the
+//! 148 instead of 60, and scored 15.4% against a Gomocup engine in renju
+//! where the expert scores 31.7%. The arena decides.
 //!
 //! ```text
 //! cargo run --release --example forced_wins -- [time-ms]
