@@ -54,6 +54,14 @@ struct BookArgs {
     /// Replies followed from each position (the search's best few).
     #[arg(long, default_value_t = 2)]
     branch: usize,
+    /// The side the book is for (black or white): where it is to move, only
+    /// its chosen move is followed; its opponent's best `--branch` are.
+    #[arg(long)]
+    side: Option<String>,
+    /// An earlier book whose positions are taken as searched (not searched
+    /// again) and followed deeper; its entries are written out with the new.
+    #[arg(long)]
+    extend: Option<std::path::PathBuf>,
     /// Thinking time for each position, in milliseconds.
     #[arg(long, default_value_t = 3000)]
     time_ms: u64,
@@ -358,13 +366,31 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
 
 fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::engine::book::{self, BookConfig};
+    use gobang::rules::Color;
     let (rules, variant) = openings_variant(&args.rules, "a book follows")?;
+    let side = match args.side.as_deref() {
+        None => None,
+        Some("black") => Some(Color::Black),
+        Some("white") => Some(Color::White),
+        Some(other) => return Err(format!("--side is black or white, not {other:?}").into()),
+    };
+    let earlier = match &args.extend {
+        None => String::new(),
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("--extend {}: {e}", path.display()))?,
+    };
+    let known = book::read(&earlier, &variant).map_err(|e| {
+        let path = args.extend.as_deref().unwrap_or(std::path::Path::new(""));
+        format!("--extend {}: {e}", path.display())
+    })?;
     let config = BookConfig {
         variant,
         plies: args.plies,
         branch: args.branch,
+        side,
         time: std::time::Duration::from_millis(args.time_ms),
         threads: args.threads,
+        known,
     };
     let entries = book::generate(
         &config,
@@ -372,10 +398,21 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         &|done, known| eprint!("\r{done}/{known} positions   "),
     );
     eprintln!();
-    println!(
-        "# gobang opening book: {rules}, 15x15 (see src/engine/book.rs); `gobang book --rules {rules} --plies {} --branch {} --time-ms {}`",
+    let mut command = format!(
+        "gobang book --rules {rules} --plies {} --branch {} --time-ms {}",
         args.plies, args.branch, args.time_ms
     );
+    if let Some(side) = &args.side {
+        command += &format!(" --side {side}");
+    }
+    if let Some(path) = &args.extend {
+        command += &format!(" --extend {}", path.display());
+    }
+    // An extended book keeps the story of how its earlier entries were made.
+    for line in earlier.lines().filter(|l| l.starts_with('#')) {
+        println!("{line}");
+    }
+    println!("# gobang opening book: {rules}, 15x15 (see src/engine/book.rs); `{command}`");
     for entry in &entries {
         println!("{}", book::write_entry(entry));
     }

@@ -251,21 +251,55 @@ pub struct BookConfig {
     /// Replies followed from each position: the search's best few, so that
     /// an opponent who does not play the best is still met.
     pub branch: usize,
+    /// The side whose book this is, if one: where it is to move only its
+    /// chosen move is followed, as it will play nothing else, while all
+    /// `branch` replies of its opponent are.
+    pub side: Option<Color>,
     /// Thinking time for each position.
     pub time: Duration,
     pub threads: usize,
+    /// Positions already searched (an earlier book's entries): taken as they
+    /// are and followed, not searched again, so that a book can be made
+    /// deeper without repeating its hours.
+    pub known: Vec<Entry>,
+}
+
+/// The book's entry for `position` (reached by `moves`), searched for the
+/// book's time (`n` seeds the search), and whether the search found it
+/// decided: a forced win or loss.
+fn search(
+    config: &BookConfig,
+    position: &Position,
+    moves: &[Point],
+    n: usize,
+) -> Option<(Entry, bool)> {
+    let limits = Limits::timed(config.time, n as u64);
+    let decision = expert(position, &limits, None)?;
+    let decided = decision.forced_win_in.is_some() || decision.forced_loss_in.is_some();
+    let entry = Entry {
+        moves: moves.to_vec(),
+        best: decision.point,
+        depth: decision.depth,
+        candidates: decision.candidates.into_iter().take(CANDIDATES).collect(),
+    };
+    Some((entry, decided))
 }
 
 /// Searches every position within `plies` moves of the openings (each
 /// position once, whatever its orientation), following the best `branch`
-/// candidates of each; calls `progress` with the positions searched so far
-/// and the number known. A position with a forced win or loss ends its
-/// branch (the search finds those at once).
+/// candidates of each (one where `side` is to move); calls `progress` with
+/// the positions searched so far and the number known. A position with a
+/// forced win or loss ends its branch (the search finds those at once).
 pub fn generate(
     config: &BookConfig,
     openings: &[Vec<Point>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Vec<Entry> {
+    let searched_before: HashMap<Vec<u16>, &Entry> = config
+        .known
+        .iter()
+        .filter_map(|e| Some((canonical(&replay(&config.variant, &e.moves)?).0, e)))
+        .collect();
     let mut seen: HashSet<Vec<u16>> = HashSet::new();
     let mut frontier: Vec<Vec<Point>> = Vec::new();
     for opening in openings {
@@ -292,17 +326,12 @@ pub fn generate(
                         let Some(position) = replay(&config.variant, moves) else {
                             continue;
                         };
-                        let limits = Limits::timed(config.time, n as u64);
-                        let Some(decision) = expert(&position, &limits, None) else {
-                            continue;
-                        };
-                        let decided =
-                            decision.forced_win_in.is_some() || decision.forced_loss_in.is_some();
-                        let entry = Entry {
-                            moves: moves.clone(),
-                            best: decision.point,
-                            depth: decision.depth,
-                            candidates: decision.candidates.into_iter().take(CANDIDATES).collect(),
+                        let (entry, decided) = match searched_before.get(&canonical(&position).0) {
+                            Some(&entry) => (entry.clone(), false),
+                            None => match search(config, &position, moves, n) {
+                                Some(searched) => searched,
+                                None => continue,
+                            },
                         };
                         let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
                         found.push((n, entry, decided));
@@ -317,7 +346,13 @@ pub fn generate(
         let mut children = Vec::new();
         for (_, entry, decided) in found {
             if !decided && ply + 1 < config.plies {
-                for c in entry.candidates.iter().take(config.branch.max(1)) {
+                let to_move = Color::of_ply(entry.moves.len());
+                let branch = if config.side == Some(to_move) {
+                    1
+                } else {
+                    config.branch.max(1)
+                };
+                for c in entry.candidates.iter().take(branch) {
                     let mut moves = entry.moves.clone();
                     moves.push(c.point);
                     if let Some(position) = replay(&config.variant, &moves)
@@ -333,6 +368,14 @@ pub fn generate(
             }
         }
         frontier = children;
+    }
+    // Known positions off the paths followed (another side's book) are kept.
+    for entry in &config.known {
+        if let Some(position) = replay(&config.variant, &entry.moves)
+            && seen.insert(canonical(&position).0)
+        {
+            entries.push(entry.clone());
+        }
     }
     entries
 }
@@ -406,6 +449,80 @@ mod tests {
         let mut standard = Position::new(variant(RuleSet::Standard));
         standard.play(Point::new(7, 7)).unwrap();
         assert!(lookup(&standard).is_none());
+    }
+
+    fn points(names: &str) -> Vec<Point> {
+        names
+            .split_whitespace()
+            .map(|n| parse(n).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_book_is_extended_from_its_known_entries_following_one_move_of_its_side() {
+        let v = variant(RuleSet::Renju);
+        let opening = points("h8 h9 h10");
+        // A known entry no search would write: deeper than the search goes.
+        // Its move leaves no symmetry, so black's replies are all distinct.
+        let known = Entry {
+            moves: opening.clone(),
+            best: points("i8")[0],
+            depth: 99,
+            candidates: vec![
+                Candidate {
+                    point: points("i8")[0],
+                    score: 7,
+                },
+                Candidate {
+                    point: points("g9")[0],
+                    score: 6,
+                },
+            ],
+        };
+        // And one off the paths followed, which the new book keeps.
+        let elsewhere = Entry {
+            moves: points("h8 i9 j10"),
+            best: points("j9")[0],
+            depth: 99,
+            candidates: vec![Candidate {
+                point: points("j9")[0],
+                score: 5,
+            }],
+        };
+        let config = BookConfig {
+            variant: v,
+            plies: 3,
+            branch: 2,
+            side: Some(Color::White),
+            time: Duration::from_millis(20),
+            threads: 2,
+            known: vec![known.clone(), elsewhere.clone()],
+        };
+        let entries = generate(&config, &[opening.clone()], &|_, _| {});
+        // Taken as it was, not searched again.
+        assert_eq!(entries[0], known);
+        // White is to move there: only its chosen move is followed.
+        let after_white = [opening.as_slice(), &points("i8")].concat();
+        let at = |n: usize| {
+            entries
+                .iter()
+                .filter(|e| e.moves.len() == n)
+                .collect::<Vec<_>>()
+        };
+        let black_to_move = at(4);
+        assert_eq!(black_to_move.len(), 1, "{entries:?}");
+        assert_eq!(black_to_move[0].moves, after_white);
+        // Black is to move there: its best two are followed.
+        let white_again = at(5);
+        assert_eq!(white_again.len(), 2, "{entries:?}");
+        for (entry, reply) in white_again.iter().zip(&black_to_move[0].candidates) {
+            assert_eq!(
+                entry.moves,
+                [after_white.as_slice(), &[reply.point]].concat()
+            );
+        }
+        assert_eq!(entries.len(), 5);
+        assert_eq!(entries[4], elsewhere);
     }
 
     #[test]
