@@ -498,7 +498,7 @@ mod tests {
             threads: 2,
             known: vec![known.clone(), elsewhere.clone()],
         };
-        let entries = generate(&config, &[opening.clone()], &|_, _| {});
+        let entries = generate(&config, std::slice::from_ref(&opening), &|_, _| {});
         // Taken as it was, not searched again.
         assert_eq!(entries[0], known);
         // White is to move there: only its chosen move is followed.
