@@ -120,6 +120,19 @@ impl MatchReport {
     pub fn draws(&self) -> usize {
         self.games.len() - self.wins() - self.losses()
     }
+    /// The first contender's wins, losses and draws in the games it played
+    /// as `color`: a match's two halves, which in gomoku differ far more
+    /// than the whole shows.
+    pub fn record_as(&self, color: Color) -> (usize, usize, usize) {
+        let games: Vec<&GameReport> = self
+            .games
+            .iter()
+            .filter(|g| g.first_is_black == (color == Color::Black))
+            .collect();
+        let wins = games.iter().filter(|g| g.score == 1.0).count();
+        let losses = games.iter().filter(|g| g.score == 0.0).count();
+        (wins, losses, games.len() - wins - losses)
+    }
     /// The first contender's mean score per game.
     pub fn score(&self) -> f64 {
         self.games.iter().map(|g| g.score).sum::<f64>() / self.games.len().max(1) as f64

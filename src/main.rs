@@ -421,7 +421,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
 
 fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::arena::{self, Contender, MatchConfig};
-    use gobang::rules::{ForbiddenPolicy, RuleSet, Variant, VariantSpec};
+    use gobang::rules::{Color, ForbiddenPolicy, RuleSet, Variant, VariantSpec};
     use std::io::Write;
 
     let rules: RuleSet = args.rules.parse()?;
@@ -510,6 +510,11 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
         low,
         high
     );
+    let halves = [Color::Black, Color::White].map(|color| {
+        let (wins, losses, draws) = report.record_as(color);
+        format!("as {color} +{wins} -{losses} ={draws}")
+    });
+    println!("{}: {}", config.first, halves.join(" · "));
     if let Some(anchor) = args.anchor {
         println!(
             "{} ≈ {:.0} (95% {:.0} to {:.0}), where {} = {anchor:.0}",

@@ -44,6 +44,21 @@ fn the_arena_plays_a_level_against_an_external_engine_and_reports_elo() {
         games.iter().filter(|g| g["first_is_black"] == true).count(),
         2
     );
+    // The level's record with each colour, as the games went.
+    let halves = [true, false].map(|black| {
+        let scores: Vec<f64> = games
+            .iter()
+            .filter(|g| g["first_is_black"] == black)
+            .map(|g| g["score"].as_f64().unwrap())
+            .collect();
+        let count = |s: f64| scores.iter().filter(|&&x| x == s).count();
+        (count(1.0), count(0.0), count(0.5))
+    });
+    let expected = format!(
+        "advanced: as black +{} -{} ={} · as white +{} -{} ={}",
+        halves[0].0, halves[0].1, halves[0].2, halves[1].0, halves[1].1, halves[1].2
+    );
+    assert!(stdout.contains(&expected), "{expected} in {stdout}");
     for g in &games {
         let reason = g["reason"].as_str().unwrap();
         assert!(
