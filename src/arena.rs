@@ -110,28 +110,38 @@ pub struct MatchReport {
     pub games: Vec<GameReport>,
 }
 
+/// The first contender's wins, losses and draws in `games`.
+fn tally<'a>(games: impl Iterator<Item = &'a GameReport>) -> (usize, usize, usize) {
+    games.fold((0, 0, 0), |(w, l, d), g| {
+        if g.score == 1.0 {
+            (w + 1, l, d)
+        } else if g.score == 0.0 {
+            (w, l + 1, d)
+        } else {
+            (w, l, d + 1)
+        }
+    })
+}
+
 impl MatchReport {
     pub fn wins(&self) -> usize {
-        self.games.iter().filter(|g| g.score == 1.0).count()
+        tally(self.games.iter()).0
     }
     pub fn losses(&self) -> usize {
-        self.games.iter().filter(|g| g.score == 0.0).count()
+        tally(self.games.iter()).1
     }
     pub fn draws(&self) -> usize {
-        self.games.len() - self.wins() - self.losses()
+        tally(self.games.iter()).2
     }
     /// The first contender's wins, losses and draws in the games it played
     /// as `color`: a match's two halves, which in gomoku differ far more
     /// than the whole shows.
     pub fn record_as(&self, color: Color) -> (usize, usize, usize) {
-        let games: Vec<&GameReport> = self
-            .games
-            .iter()
-            .filter(|g| g.first_is_black == (color == Color::Black))
-            .collect();
-        let wins = games.iter().filter(|g| g.score == 1.0).count();
-        let losses = games.iter().filter(|g| g.score == 0.0).count();
-        (wins, losses, games.len() - wins - losses)
+        tally(
+            self.games
+                .iter()
+                .filter(|g| g.first_is_black == (color == Color::Black)),
+        )
     }
     /// The first contender's mean score per game.
     pub fn score(&self) -> f64 {
