@@ -374,15 +374,15 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         Some("white") => Some(Color::White),
         Some(other) => return Err(format!("--side is black or white, not {other:?}").into()),
     };
-    let earlier = match &args.extend {
-        None => String::new(),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("--extend {}: {e}", path.display()))?,
+    let (earlier, known) = match &args.extend {
+        None => (String::new(), Vec::new()),
+        Some(path) => {
+            let bad = |e: String| format!("--extend {}: {e}", path.display());
+            let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+            let known = book::read(&text, &variant).map_err(bad)?;
+            (text, known)
+        }
     };
-    let known = book::read(&earlier, &variant).map_err(|e| {
-        let path = args.extend.as_deref().unwrap_or(std::path::Path::new(""));
-        format!("--extend {}: {e}", path.display())
-    })?;
     let config = BookConfig {
         variant,
         plies: args.plies,
