@@ -697,11 +697,11 @@ impl Searcher {
         }
         // Tried without gain (against Rapfi STRENGTH 60 at 200 ms, 208
         // games, this search scoring 38.5% in renju, 35.6% in a rerun, and
-        // 50.2% in freestyle the same day): a four-three or a double three that no four of the
-        // opponent's can interrupt scored as a win in 5 here (30.5% and
-        // 42.8%), and, alone, a node facing the opponent's four-three
-        // searching only the moves that take its point, stop a four or an
-        // open three of theirs, or make a four (renju 33.2%).
+        // 50.2% in freestyle the same day): a four-three or a double three
+        // that no four of the opponent's can interrupt scored as a win in 5
+        // here (30.5% and 42.8%), and, alone, a node facing the opponent's
+        // four-three searching only the moves that take its point, stop a
+        // four or an open three of theirs, or make a four (renju 33.2%).
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
