@@ -3,6 +3,8 @@
 //! alternating, refereed by the rules (an illegal or forbidden move or a
 //! timeout loses), and reports the score with an Elo estimate.
 
+pub mod record;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};

@@ -140,6 +140,12 @@ struct ArenaArgs {
     /// said of it (an engine's MESSAGE lines).
     #[arg(long)]
     record: Option<std::path::PathBuf>,
+    /// An earlier match's record (--record) from the same openings against
+    /// the same opponent: the match is also compared with it game by game,
+    /// each game with the base's of the same opening and colours, which
+    /// sees a smaller difference than the two totals can.
+    #[arg(long)]
+    compare: Option<std::path::PathBuf>,
     /// The second contender's known rating (say a computer level's rating
     /// on the server, `GET /v1/players/ai-advanced`): the match then also
     /// says the first's rating on that scale.
@@ -420,7 +426,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
 }
 
 fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use gobang::arena::{self, Contender, MatchConfig};
+    use gobang::arena::{self, Contender, MatchConfig, record};
     use gobang::rules::{Color, ForbiddenPolicy, RuleSet, Variant, VariantSpec};
     use std::io::Write;
 
@@ -445,6 +451,15 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
         opening_rule: args.opening_rule.parse()?,
     };
     config.check()?;
+    let base = match &args.compare {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| record::parse(&text))
+                .map_err(|e| format!("--compare {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.threads > 1 && args.threads >= processors {
         eprintln!(
@@ -477,17 +492,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
     if let Some(path) = &args.record {
         let mut file = std::fs::File::create(path)?;
         for g in &report.games {
-            let line = serde_json::json!({
-                "opening": g.opening,
-                "first_is_black": g.first_is_black,
-                "moves": g.moves.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
-                "score": g.score,
-                "reason": g.reason,
-                "move_ms": g.turns.iter().map(|t| t.chosen.thought.as_millis() as u64).collect::<Vec<_>>(),
-                "first_moved": g.turns.iter().map(|t| t.by_first).collect::<Vec<_>>(),
-                "said": g.turns.iter().map(|t| &t.chosen.said).collect::<Vec<_>>(),
-            });
-            writeln!(file, "{line}")?;
+            writeln!(file, "{}", record::line(g))?;
         }
     }
     let (elo, low, high) = report.elo();
@@ -533,6 +538,10 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
             p99.as_millis(),
             max.as_millis()
         );
+    }
+    if let Some(base) = base {
+        let games: Vec<record::Recorded> = report.games.iter().map(Into::into).collect();
+        print!("{}", record::Comparison::of(&games, &base).report(&games));
     }
     Ok(())
 }

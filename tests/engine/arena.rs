@@ -324,6 +324,63 @@ fn a_scripted_engine_fails_the_game_when_the_protocol_is_broken() {
     assert_eq!(games[0]["score"], 0.0);
 }
 
+/// With `--compare BASE` the match is also compared with an earlier record,
+/// game by game; a base that cannot be read stops the arena before it plays.
+#[test]
+fn a_match_is_compared_with_an_earlier_record_game_by_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (black, white) = column_game(None);
+    // The base lost as black the game the scripted black wins; its game as
+    // white has no partner in a one-game match.
+    let base = dir.path().join("base.jsonl");
+    std::fs::write(
+        &base,
+        "{\"opening\":0,\"first_is_black\":true,\"score\":0.0,\"moves\":[]}\n\
+         {\"opening\":0,\"first_is_black\":false,\"score\":1.0}\n",
+    )
+    .unwrap();
+    let black = scripted(dir.path(), "black.txt", &black);
+    let white = scripted(dir.path(), "white.txt", &white);
+    let args = [
+        black.as_str(),
+        &white,
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--time-ms",
+        "100",
+        "--compare",
+        base.to_str().unwrap(),
+    ];
+    let (stdout, games) = arena(&args);
+    assert_eq!(games[0]["score"], 1.0, "{stdout}");
+    for line in [
+        "paired with the base game by game (1 pair, 1 game without a partner left out): \
+         100.0% against 0.0%, +100.0 points",
+        "as black 1 against 0 · as white 0 against 0",
+        "  opening 0 as black: +1\n",
+    ] {
+        assert!(stdout.contains(line), "{line:?} in {stdout}");
+    }
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"opening\":0}\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gobang"))
+        .arg("arena")
+        .args(&args[..args.len() - 1])
+        .arg(&bad)
+        .output()
+        .expect("the arena runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    let expected = format!(
+        "error: --compare {}: line 1: not a game of an arena record",
+        bad.display()
+    );
+    assert!(stderr.starts_with(&expected), "{expected} in {stderr}");
+    assert!(!stderr.contains('['), "no game was played: {stderr}");
+}
+
 /// With `--anchor`, the match also places the first contender on the scale
 /// where the second has the rating given: the anchor plus the Elo found.
 #[test]

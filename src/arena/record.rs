@@ -1,0 +1,311 @@
+//! A match's record — one JSON line a game — and the comparison of two
+//! records game by game.
+//!
+//! Two matches from the same openings against the same opponent are best
+//! compared game by game: the same opening with the same colours often
+//! gives much the same game, so the difference between the two results of
+//! each pair varies less than the difference of the two totals (against
+//! Rapfi, half as much). `gobang arena --compare BASE` prints that paired
+//! difference, with its interval and the one two unpaired totals would have.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use super::GameReport;
+use crate::rules::{OPENINGS, Point};
+
+/// A game as its record line: its opening, colours, moves, result, and
+/// each move's thinking time and what its contender said of it.
+pub fn line(g: &GameReport) -> serde_json::Value {
+    serde_json::json!({
+        "opening": g.opening,
+        "first_is_black": g.first_is_black,
+        "moves": g.moves.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
+        "score": g.score,
+        "reason": g.reason,
+        "move_ms": g.turns.iter().map(|t| t.chosen.thought.as_millis() as u64).collect::<Vec<_>>(),
+        "first_moved": g.turns.iter().map(|t| t.by_first).collect::<Vec<_>>(),
+        "said": g.turns.iter().map(|t| &t.chosen.said).collect::<Vec<_>>(),
+    })
+}
+
+/// What pairing needs of a recorded game.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Recorded {
+    pub opening: usize,
+    pub first_is_black: bool,
+    /// 1 win, 0.5 draw, 0 loss for the first contender.
+    pub score: f64,
+    #[serde(default)]
+    pub moves: Vec<[u8; 2]>,
+}
+
+impl From<&GameReport> for Recorded {
+    fn from(g: &GameReport) -> Recorded {
+        Recorded {
+            opening: g.opening,
+            first_is_black: g.first_is_black,
+            score: g.score,
+            moves: g.moves.iter().map(|p| [p.x, p.y]).collect(),
+        }
+    }
+}
+
+/// Reads a record `gobang arena --record` wrote; an error names the line.
+pub fn parse(text: &str) -> Result<Vec<Recorded>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            let game: Recorded = serde_json::from_str(l)
+                .map_err(|e| format!("line {}: not a game of an arena record: {e}", n + 1))?;
+            if ![0.0, 0.5, 1.0].contains(&game.score) {
+                return Err(format!(
+                    "line {}: a score is 0, 0.5 or 1, not {}",
+                    n + 1,
+                    game.score
+                ));
+            }
+            Ok(game)
+        })
+        .collect()
+}
+
+/// Two matches compared game by game: each game of the new match paired
+/// with the base's game of the same opening and colours (the first such
+/// game with the first, the second with the second).
+#[derive(Debug, PartialEq)]
+pub struct Comparison {
+    pub pairs: usize,
+    /// Games of either match left without a partner.
+    pub unpaired: usize,
+    /// The first contender's total in the paired games: new, base.
+    pub new: f64,
+    pub base: f64,
+    /// The same with the first contender black, and white.
+    pub as_black: (f64, f64),
+    pub as_white: (f64, f64),
+    /// Half the 95% interval of the mean difference per game, from the
+    /// pairs' differences; and what it would be from the two matches'
+    /// own spreads, were the games not paired.
+    pub paired_half: f64,
+    pub unpaired_half: f64,
+    /// Per opening (its index in the record) and colour of the first
+    /// contender, where the two matches differ: new total minus base's.
+    pub changed: Vec<(usize, bool, f64)>,
+}
+
+/// A game of the new match and its partner in the base: the first
+/// contender's scores in the two.
+struct Pair {
+    opening: usize,
+    first_is_black: bool,
+    new: f64,
+    base: f64,
+}
+
+impl Comparison {
+    pub fn of(new: &[Recorded], base: &[Recorded]) -> Comparison {
+        let mut waiting: HashMap<(usize, bool), Vec<f64>> = HashMap::new();
+        for g in base.iter().rev() {
+            waiting
+                .entry((g.opening, g.first_is_black))
+                .or_default()
+                .push(g.score);
+        }
+        let pairs: Vec<Pair> = new
+            .iter()
+            .filter_map(|g| {
+                let base = waiting
+                    .get_mut(&(g.opening, g.first_is_black))
+                    .and_then(Vec::pop)?;
+                Some(Pair {
+                    opening: g.opening,
+                    first_is_black: g.first_is_black,
+                    new: g.score,
+                    base,
+                })
+            })
+            .collect();
+        let n = pairs.len();
+        let totals = |black: Option<bool>| {
+            let picked = pairs
+                .iter()
+                .filter(|p| black.is_none_or(|b| p.first_is_black == b));
+            picked.fold((0.0, 0.0), |(a, b), p| (a + p.new, b + p.base))
+        };
+        let (new_total, base_total) = totals(None);
+        // The sample variance of one number of each pair.
+        let variance = |x: fn(&Pair) -> f64| {
+            let mean = pairs.iter().map(x).sum::<f64>() / n.max(1) as f64;
+            pairs.iter().map(|p| (x(p) - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64
+        };
+        let z = 1.96;
+        let root_n = (n.max(1) as f64).sqrt();
+        let mut by_opening: HashMap<(usize, bool), f64> = HashMap::new();
+        for p in &pairs {
+            *by_opening.entry((p.opening, p.first_is_black)).or_default() += p.new - p.base;
+        }
+        let mut changed: Vec<(usize, bool, f64)> = by_opening
+            .into_iter()
+            .filter(|&(_, d)| d != 0.0)
+            .map(|((o, black), d)| (o, black, d))
+            .collect();
+        // The largest first, then by opening, black first.
+        changed.sort_by(|x, y| {
+            y.2.abs()
+                .total_cmp(&x.2.abs())
+                .then(x.0.cmp(&y.0))
+                .then(y.1.cmp(&x.1))
+        });
+        Comparison {
+            pairs: n,
+            unpaired: new.len() + base.len() - 2 * n,
+            new: new_total,
+            base: base_total,
+            as_black: totals(Some(true)),
+            as_white: totals(Some(false)),
+            paired_half: z * variance(|p| p.new - p.base).sqrt() / root_n,
+            unpaired_half: z * (variance(|p| p.new) + variance(|p| p.base)).sqrt() / root_n,
+            changed,
+        }
+    }
+
+    /// The mean difference per game, new minus base.
+    pub fn difference(&self) -> f64 {
+        (self.new - self.base) / self.pairs.max(1) as f64
+    }
+
+    /// The comparison as the arena prints it, openings named where the
+    /// record's games start from the 26 standard openings on 15×15.
+    pub fn report(&self, new: &[Recorded]) -> String {
+        let percent = |x: f64| 100.0 * x / self.pairs.max(1) as f64;
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let mut out = format!(
+            "paired with the base game by game ({}{}): {:.1}% against {:.1}%, \
+             {:+.1} points (95% ±{:.1}; unpaired ±{:.1})\n",
+            plural(self.pairs, "pair", "pairs"),
+            match self.unpaired {
+                0 => String::new(),
+                u => format!(
+                    ", {} left out",
+                    plural(u, "game without a partner", "games without a partner")
+                ),
+            },
+            percent(self.new),
+            percent(self.base),
+            100.0 * self.difference(),
+            100.0 * self.paired_half,
+            100.0 * self.unpaired_half,
+        );
+        out += &format!(
+            "as black {} against {} · as white {} against {}\n",
+            self.as_black.0, self.as_black.1, self.as_white.0, self.as_white.1
+        );
+        let named = standard_names(new);
+        for &(opening, black, d) in &self.changed {
+            let name = named
+                .then(|| OPENINGS.get(opening).map(|o| format!(" ({})", o.name)))
+                .flatten()
+                .unwrap_or_default();
+            let colour = if black { "black" } else { "white" };
+            out += &format!("  opening {opening}{name} as {colour}: {d:+}\n");
+        }
+        out
+    }
+}
+
+/// Whether every game of a record starts from the standard opening its
+/// index names, on 15×15 (and so the index can be named).
+fn standard_names(games: &[Recorded]) -> bool {
+    let openings = super::standard_openings();
+    games.iter().all(|g| {
+        openings.get(g.opening).is_some_and(|stones: &Vec<Point>| {
+            g.moves.len() >= stones.len()
+                && stones.iter().zip(&g.moves).all(|(s, m)| [s.x, s.y] == *m)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(opening: usize, first_is_black: bool, score: f64) -> Recorded {
+        Recorded {
+            opening,
+            first_is_black,
+            score,
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn games_pair_by_opening_and_colours_in_the_order_played() {
+        let base = [
+            game(0, true, 1.0),
+            game(0, false, 0.0),
+            game(1, true, 1.0),
+            game(1, false, 0.0),
+            game(0, true, 0.0),
+            game(2, true, 1.0),
+        ];
+        let new = [
+            game(0, false, 0.5),
+            game(0, true, 1.0),
+            game(1, true, 1.0),
+            game(1, false, 1.0),
+            game(0, true, 1.0),
+        ];
+        let c = Comparison::of(&new, &base);
+        assert_eq!(c.pairs, 5);
+        assert_eq!(c.unpaired, 1, "opening 2 was not played again");
+        assert_eq!((c.new, c.base), (4.5, 2.0));
+        assert_eq!(c.as_black, (3.0, 2.0), "0 as black: 1-1 then 1-0");
+        assert_eq!(c.as_white, (1.5, 0.0));
+        assert!((c.difference() - 0.5).abs() < 1e-12);
+        // The differences 0.5, 0, 0, 1, 1: mean 0.5, variance 0.25.
+        assert!((c.paired_half - 1.96 * 0.5 / 5f64.sqrt()).abs() < 1e-12);
+        assert_eq!(
+            c.changed,
+            [(0, true, 1.0), (1, false, 1.0), (0, false, 0.5)]
+        );
+    }
+
+    #[test]
+    fn pairing_sees_what_two_totals_hide() {
+        // Each opening decides its game, in both matches, but for one.
+        let base: Vec<Recorded> = (0..100).map(|n| game(n, true, (n % 2) as f64)).collect();
+        let mut new = base.clone();
+        new[0].score = 1.0;
+        let c = Comparison::of(&new, &base);
+        assert!(c.paired_half < 0.02, "{c:?}");
+        assert!(c.unpaired_half > 0.13, "{c:?}");
+        assert_eq!(c.changed, [(0, true, 1.0)]);
+    }
+
+    #[test]
+    fn records_read_back_and_bad_lines_are_named() {
+        let text = "{\"opening\":3,\"first_is_black\":false,\"moves\":[[7,7]],\"score\":0.5,\"reason\":\"\"}\n\n";
+        assert_eq!(
+            parse(text),
+            Ok(vec![Recorded {
+                opening: 3,
+                first_is_black: false,
+                score: 0.5,
+                moves: vec![[7, 7]],
+            }])
+        );
+        let bad = "{\"opening\":3,\"first_is_black\":false,\"score\":0.5}\n{\"opening\":1}";
+        assert!(parse(bad).unwrap_err().starts_with("line 2: "));
+        let score = "{\"opening\":3,\"first_is_black\":false,\"score\":2}";
+        assert_eq!(
+            parse(score).unwrap_err(),
+            "line 1: a score is 0, 0.5 or 1, not 2"
+        );
+    }
+}
