@@ -77,23 +77,29 @@ pub fn parse(text: &str) -> Result<Vec<Recorded>, String> {
 /// game with the first, the second with the second).
 #[derive(Debug, PartialEq)]
 pub struct Comparison {
-    pub pairs: usize,
+    /// Every pair, and those where the first contender is black, and white.
+    pub all: Part,
+    pub as_black: Part,
+    pub as_white: Part,
     /// Games of either match left without a partner.
     pub unpaired: usize,
-    /// The first contender's total in the paired games: new, base.
+    /// Per opening (its index in the record) and colour of the first
+    /// contender, where the two matches differ: new total minus base's.
+    pub changed: Vec<(usize, bool, f64)>,
+}
+
+/// Some of a comparison's pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Part {
+    pub pairs: usize,
+    /// The first contender's total in these games: new, base.
     pub new: f64,
     pub base: f64,
-    /// The same with the first contender black, and white.
-    pub as_black: (f64, f64),
-    pub as_white: (f64, f64),
     /// Half the 95% interval of the mean difference per game, from the
     /// pairs' differences; and what it would be from the two matches'
     /// own spreads, were the games not paired.
     pub paired_half: f64,
     pub unpaired_half: f64,
-    /// Per opening (its index in the record) and colour of the first
-    /// contender, where the two matches differ: new total minus base's.
-    pub changed: Vec<(usize, bool, f64)>,
 }
 
 /// A game of the new match and its partner in the base: the first
@@ -103,6 +109,33 @@ struct Pair {
     first_is_black: bool,
     new: f64,
     base: f64,
+}
+
+impl Part {
+    fn of<'a>(pairs: impl Iterator<Item = &'a Pair> + Clone) -> Part {
+        let n = pairs.clone().count();
+        // (A sum from 0, not Iterator::sum's -0 when there is nothing.)
+        let sum = |x: &dyn Fn(&Pair) -> f64| pairs.clone().fold(0.0, |a, p| a + x(p));
+        // The sample variance of one number of each pair.
+        let variance = |x: fn(&Pair) -> f64| {
+            let mean = sum(&x) / n.max(1) as f64;
+            sum(&|p| (x(p) - mean).powi(2)) / (n.max(2) - 1) as f64
+        };
+        let z = 1.96;
+        let root_n = (n.max(1) as f64).sqrt();
+        Part {
+            pairs: n,
+            new: sum(&|p| p.new),
+            base: sum(&|p| p.base),
+            paired_half: z * variance(|p| p.new - p.base).sqrt() / root_n,
+            unpaired_half: z * (variance(|p| p.new) + variance(|p| p.base)).sqrt() / root_n,
+        }
+    }
+
+    /// The mean difference per game, new minus base.
+    pub fn difference(&self) -> f64 {
+        (self.new - self.base) / self.pairs.max(1) as f64
+    }
 }
 
 impl Comparison {
@@ -128,21 +161,6 @@ impl Comparison {
                 })
             })
             .collect();
-        let n = pairs.len();
-        let totals = |black: Option<bool>| {
-            let picked = pairs
-                .iter()
-                .filter(|p| black.is_none_or(|b| p.first_is_black == b));
-            picked.fold((0.0, 0.0), |(a, b), p| (a + p.new, b + p.base))
-        };
-        let (new_total, base_total) = totals(None);
-        // The sample variance of one number of each pair.
-        let variance = |x: fn(&Pair) -> f64| {
-            let mean = pairs.iter().map(x).sum::<f64>() / n.max(1) as f64;
-            pairs.iter().map(|p| (x(p) - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64
-        };
-        let z = 1.96;
-        let root_n = (n.max(1) as f64).sqrt();
         let mut by_opening: HashMap<(usize, bool), f64> = HashMap::new();
         for p in &pairs {
             *by_opening.entry((p.opening, p.first_is_black)).or_default() += p.new - p.base;
@@ -160,27 +178,19 @@ impl Comparison {
                 .then(y.1.cmp(&x.1))
         });
         Comparison {
-            pairs: n,
-            unpaired: new.len() + base.len() - 2 * n,
-            new: new_total,
-            base: base_total,
-            as_black: totals(Some(true)),
-            as_white: totals(Some(false)),
-            paired_half: z * variance(|p| p.new - p.base).sqrt() / root_n,
-            unpaired_half: z * (variance(|p| p.new) + variance(|p| p.base)).sqrt() / root_n,
+            all: Part::of(pairs.iter()),
+            as_black: Part::of(pairs.iter().filter(|p| p.first_is_black)),
+            as_white: Part::of(pairs.iter().filter(|p| !p.first_is_black)),
+            unpaired: new.len() + base.len() - 2 * pairs.len(),
             changed,
         }
-    }
-
-    /// The mean difference per game, new minus base.
-    pub fn difference(&self) -> f64 {
-        (self.new - self.base) / self.pairs.max(1) as f64
     }
 
     /// The comparison as the arena prints it, openings named where the
     /// record's games start from the 26 standard openings on 15×15.
     pub fn report(&self, new: &[Recorded]) -> String {
-        let percent = |x: f64| 100.0 * x / self.pairs.max(1) as f64;
+        let all = &self.all;
+        let percent = |x: f64| 100.0 * x / all.pairs.max(1) as f64;
         let plural = |n: usize, one: &str, many: &str| match n {
             1 => format!("1 {one}"),
             n => format!("{n} {many}"),
@@ -188,7 +198,7 @@ impl Comparison {
         let mut out = format!(
             "paired with the base game by game ({}{}): {:.1}% against {:.1}%, \
              {:+.1} points (95% ±{:.1}; unpaired ±{:.1})\n",
-            plural(self.pairs, "pair", "pairs"),
+            plural(all.pairs, "pair", "pairs"),
             match self.unpaired {
                 0 => String::new(),
                 u => format!(
@@ -196,15 +206,26 @@ impl Comparison {
                     plural(u, "game without a partner", "games without a partner")
                 ),
             },
-            percent(self.new),
-            percent(self.base),
-            100.0 * self.difference(),
-            100.0 * self.paired_half,
-            100.0 * self.unpaired_half,
+            percent(all.new),
+            percent(all.base),
+            100.0 * all.difference(),
+            100.0 * all.paired_half,
+            100.0 * all.unpaired_half,
         );
+        let half = |name: &str, part: &Part| match part.pairs {
+            0 => format!("as {name} no pairs"),
+            _ => format!(
+                "as {name} {} against {}, {:+.1} points (±{:.1})",
+                part.new,
+                part.base,
+                100.0 * part.difference(),
+                100.0 * part.paired_half
+            ),
+        };
         out += &format!(
-            "as black {} against {} · as white {} against {}\n",
-            self.as_black.0, self.as_black.1, self.as_white.0, self.as_white.1
+            "{} · {}\n",
+            half("black", &self.as_black),
+            half("white", &self.as_white)
         );
         let named = standard_names(new);
         for &(opening, black, d) in &self.changed {
@@ -262,14 +283,17 @@ mod tests {
             game(0, true, 1.0),
         ];
         let c = Comparison::of(&new, &base);
-        assert_eq!(c.pairs, 5);
+        assert_eq!(c.all.pairs, 5);
         assert_eq!(c.unpaired, 1, "opening 2 was not played again");
-        assert_eq!((c.new, c.base), (4.5, 2.0));
-        assert_eq!(c.as_black, (3.0, 2.0), "0 as black: 1-1 then 1-0");
-        assert_eq!(c.as_white, (1.5, 0.0));
-        assert!((c.difference() - 0.5).abs() < 1e-12);
-        // The differences 0.5, 0, 0, 1, 1: mean 0.5, variance 0.25.
-        assert!((c.paired_half - 1.96 * 0.5 / 5f64.sqrt()).abs() < 1e-12);
+        assert_eq!((c.all.new, c.all.base), (4.5, 2.0));
+        let black = &c.as_black;
+        assert_eq!((black.pairs, black.new, black.base), (3, 3.0, 2.0));
+        assert_eq!((c.as_white.new, c.as_white.base), (1.5, 0.0));
+        assert!((c.all.difference() - 0.5).abs() < 1e-12);
+        // The differences 0.5, 0, 0, 1, 1: mean 0.5, variance 0.25; as
+        // black 0, 0, 1: mean 1/3, variance 1/3.
+        assert!((c.all.paired_half - 1.96 * 0.5 / 5f64.sqrt()).abs() < 1e-12);
+        assert!((black.paired_half - 1.96 * (1.0f64 / 9.0).sqrt()).abs() < 1e-12);
         assert_eq!(
             c.changed,
             [(0, true, 1.0), (1, false, 1.0), (0, false, 0.5)]
@@ -283,8 +307,8 @@ mod tests {
         let mut new = base.clone();
         new[0].score = 1.0;
         let c = Comparison::of(&new, &base);
-        assert!(c.paired_half < 0.02, "{c:?}");
-        assert!(c.unpaired_half > 0.13, "{c:?}");
+        assert!(c.all.paired_half < 0.02, "{c:?}");
+        assert!(c.all.unpaired_half > 0.13, "{c:?}");
         assert_eq!(c.changed, [(0, true, 1.0)]);
     }
 

@@ -358,7 +358,7 @@ fn a_match_is_compared_with_an_earlier_record_game_by_game() {
     for line in [
         "paired with the base game by game (1 pair, 1 game without a partner left out): \
          100.0% against 0.0%, +100.0 points",
-        "as black 1 against 0 · as white 0 against 0",
+        "as black 1 against 0, +100.0 points (±0.0) · as white no pairs\n",
         "  opening 0 as black: +1\n",
     ] {
         assert!(stdout.contains(line), "{line:?} in {stdout}");
