@@ -233,19 +233,22 @@ fn column_game(pause: Option<(usize, &str)>) -> (Vec<String>, Vec<String>) {
     (black, white)
 }
 
+/// The arena's arguments for one 5×5 game between two scripted engines
+/// (their transcripts written to `dir`) at 100 ms a move.
+fn scripted_match(dir: &std::path::Path, black: &[String], white: &[String]) -> Vec<String> {
+    let mut args = vec![
+        scripted(dir, "black.txt", black),
+        scripted(dir, "white.txt", white),
+    ];
+    args.extend(["--games", "1", "--size", "5", "--time-ms", "100"].map(String::from));
+    args
+}
+
 /// One 5×5 game between two scripted engines at 100 ms a move.
 fn scripted_game(black: &[String], white: &[String]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
-    let (_, games) = arena(&[
-        &scripted(dir.path(), "black.txt", black),
-        &scripted(dir.path(), "white.txt", white),
-        "--games",
-        "1",
-        "--size",
-        "5",
-        "--time-ms",
-        "100",
-    ]);
+    let args = scripted_match(dir.path(), black, white);
+    let (_, games) = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(games.len(), 1);
     games[0].clone()
 }
@@ -339,20 +342,9 @@ fn a_match_is_compared_with_an_earlier_record_game_by_game() {
          {\"opening\":0,\"first_is_black\":false,\"score\":1.0}\n",
     )
     .unwrap();
-    let black = scripted(dir.path(), "black.txt", &black);
-    let white = scripted(dir.path(), "white.txt", &white);
-    let args = [
-        black.as_str(),
-        &white,
-        "--games",
-        "1",
-        "--size",
-        "5",
-        "--time-ms",
-        "100",
-        "--compare",
-        base.to_str().unwrap(),
-    ];
+    let scripted = scripted_match(dir.path(), &black, &white);
+    let mut args: Vec<&str> = scripted.iter().map(String::as_str).collect();
+    args.extend(["--compare", base.to_str().unwrap()]);
     let (stdout, games) = arena(&args);
     assert_eq!(games[0]["score"], 1.0, "{stdout}");
     for line in [
