@@ -541,7 +541,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
     }
     if let Some(base) = base {
         let games: Vec<record::Recorded> = report.games.iter().map(Into::into).collect();
-        print!("{}", record::Comparison::of(&games, &base).report(&games));
+        print!("{}", record::Comparison::of(&games, &base).report());
     }
     Ok(())
 }

@@ -86,6 +86,9 @@ pub struct Comparison {
     /// Per opening (its index in the record) and colour of the first
     /// contender, where the two matches differ: new total minus base's.
     pub changed: Vec<(usize, bool, f64)>,
+    /// Whether the new match's games start from the 26 standard openings
+    /// on 15×15, by their index (and so the openings can be named).
+    pub standard_openings: bool,
 }
 
 /// Some of a comparison's pairs.
@@ -183,12 +186,13 @@ impl Comparison {
             as_white: Part::of(pairs.iter().filter(|p| !p.first_is_black)),
             unpaired: new.len() + base.len() - 2 * pairs.len(),
             changed,
+            standard_openings: standard_openings(new),
         }
     }
 
     /// The comparison as the arena prints it, openings named where the
-    /// record's games start from the 26 standard openings on 15×15.
-    pub fn report(&self, new: &[Recorded]) -> String {
+    /// games start from the 26 standard openings on 15×15.
+    pub fn report(&self) -> String {
         let all = &self.all;
         let percent = |x: f64| 100.0 * x / all.pairs.max(1) as f64;
         let plural = |n: usize, one: &str, many: &str| match n {
@@ -227,9 +231,9 @@ impl Comparison {
             half("black", &self.as_black),
             half("white", &self.as_white)
         );
-        let named = standard_names(new);
         for &(opening, black, d) in &self.changed {
-            let name = named
+            let name = self
+                .standard_openings
                 .then(|| OPENINGS.get(opening).map(|o| format!(" ({})", o.name)))
                 .flatten()
                 .unwrap_or_default();
@@ -242,7 +246,7 @@ impl Comparison {
 
 /// Whether every game of a record starts from the standard opening its
 /// index names, on 15×15 (and so the index can be named).
-fn standard_names(games: &[Recorded]) -> bool {
+fn standard_openings(games: &[Recorded]) -> bool {
     let openings = super::standard_openings();
     games.iter().all(|g| {
         openings.get(g.opening).is_some_and(|stones: &Vec<Point>| {
@@ -310,6 +314,31 @@ mod tests {
         assert!(c.all.paired_half < 0.02, "{c:?}");
         assert!(c.all.unpaired_half > 0.13, "{c:?}");
         assert_eq!(c.changed, [(0, true, 1.0)]);
+    }
+
+    #[test]
+    fn openings_are_named_where_the_games_start_from_the_standard_ones() {
+        let stones = |n: usize| -> Vec<[u8; 2]> {
+            crate::arena::standard_openings()[n]
+                .iter()
+                .map(|p| [p.x, p.y])
+                .collect()
+        };
+        let mut new = game(1, true, 1.0);
+        new.moves = stones(1);
+        let base = game(1, true, 0.0);
+        let c = Comparison::of(std::slice::from_ref(&new), std::slice::from_ref(&base));
+        assert!(c.standard_openings);
+        let name = OPENINGS[1].name;
+        assert!(
+            c.report()
+                .ends_with(&format!("  opening 1 ({name}) as black: +1\n"))
+        );
+        // The stones of another opening than the index says: not named.
+        new.moves = stones(2);
+        let c = Comparison::of(&[new], &[base]);
+        assert!(!c.standard_openings);
+        assert!(c.report().ends_with("  opening 1 as black: +1\n"));
     }
 
     #[test]
