@@ -386,6 +386,12 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             let bad = |e: String| format!("--extend {}: {e}", path.display());
             let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
             let known = book::read(&text, &variant).map_err(bad)?;
+            if let Some(other) = book::written_by_another(&text, &variant) {
+                eprintln!(
+                    "warning: --extend {}: {other}; its entries are kept as they are",
+                    path.display()
+                );
+            }
             (text, known)
         }
     };
@@ -419,6 +425,9 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         println!("{line}");
     }
     println!("# gobang opening book: {rules}, 15x15 (see src/engine/book.rs); `{command}`");
+    // The expert that wrote it: a book is only right for the engine whose
+    // search chose its moves (a test holds the compiled-in books to it).
+    println!("{}", book::engine_line(&config.variant));
     for entry in &entries {
         println!("{}", book::write_entry(entry));
     }

@@ -222,6 +222,95 @@ pub fn read(text: &str, variant: &Variant) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
+/// The positions [`engine_fingerprint`] searches: three openings with
+/// white to move and two positions of five stones with black to move.
+const FINGERPRINT_POSITIONS: [&str; 5] = [
+    "h8 h9 h10",
+    "h8 i9 j10",
+    "h8 i9 i11",
+    "h8 h9 j10 i10 g8",
+    "h8 i9 g10 h10 i8",
+];
+
+/// Nodes the expert searches each of [`FINGERPRINT_POSITIONS`] for.
+const FINGERPRINT_NODES: u64 = 3000;
+
+/// What tells the expert that wrote a book from another: a hash of what
+/// its search decides (the move, the depth, the candidates' scores) on a few
+/// positions at a fixed node budget, which is the same on every machine. A
+/// change to the evaluation, the ordering or the pruning changes it; one
+/// that only makes the search faster does not. A book written by another
+/// engine plays that engine's moves: the renju book written before the
+/// expert's width went from 18 to 24 and its class values came in still
+/// played, after `h8 h7 j10 g7`, a move that the expert's own 3-second
+/// search now shows lost (the README gives what writing it again gained).
+pub fn engine_fingerprint(variant: &Variant) -> String {
+    // FNV-1a: a hash fixed by its definition, not by a library's version.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |value: i64| {
+        for byte in value.to_le_bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (n, moves) in FINGERPRINT_POSITIONS.iter().enumerate() {
+        let moves: Vec<Point> = moves
+            .split_whitespace()
+            .map(|m| parse(m).expect("a fingerprint position's point"))
+            .collect();
+        let position = replay(variant, &moves).expect("a fingerprint position is legal");
+        let limits = Limits {
+            time: Duration::from_secs(3600),
+            nodes: Some(FINGERPRINT_NODES),
+            seed: n as u64,
+            candidates: 1,
+        };
+        let Some(decision) = expert(&position, &limits, None) else {
+            continue;
+        };
+        add(i64::from(decision.point.x) * 256 + i64::from(decision.point.y));
+        add(i64::from(decision.depth));
+        for c in &decision.candidates {
+            add(i64::from(c.score));
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// The line of a book that names the engine that wrote it (see
+/// [`engine_fingerprint`]).
+pub fn engine_line(variant: &Variant) -> String {
+    format!("{ENGINE_LINE}{}", engine_fingerprint(variant))
+}
+
+const ENGINE_LINE: &str = "# engine ";
+
+/// The engines a book's text names (its [`engine_line`]s), in order.
+pub fn engines_named(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix(ENGINE_LINE))
+        .map(str::trim)
+        .collect()
+}
+
+/// Why a book's text is not all this expert's under `variant`'s rules, if
+/// it is not: which engine wrote it, or that it names none.
+pub fn written_by_another(text: &str, variant: &Variant) -> Option<String> {
+    let engine = engine_fingerprint(variant);
+    let named = engines_named(text);
+    if named.is_empty() {
+        return Some(format!(
+            "it does not name the expert that wrote it, so it may be another than this one ({engine})"
+        ));
+    }
+    let others: Vec<&str> = named.into_iter().filter(|&e| e != engine).collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "it was written by another expert ({}) than this one ({engine})",
+            others.join(", ")
+        )
+    })
+}
+
 /// One entry as a line of a book.
 pub fn write_entry(entry: &Entry) -> String {
     let moves: Vec<String> = entry
@@ -394,6 +483,40 @@ mod tests {
             let entries = read(text, &variant(rules)).unwrap();
             assert!(entries.len() >= 26, "{rules}: {} entries", entries.len());
         }
+    }
+
+    /// A book is written by the expert that plays it: a change to the
+    /// expert's play (its fingerprint) needs the books rewritten.
+    #[test]
+    fn the_compiled_in_books_were_written_by_this_engine() {
+        for (rules, text) in BOOKS {
+            if let Some(other) = written_by_another(text, &variant(rules)) {
+                panic!(
+                    "src/engine/book/{rules}.txt: {other}. The expert's play has changed since \
+                     the book was written, so the book plays another engine's moves: write it \
+                     again with the command on its first line (about 8 minutes on 2 cores)."
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_fingerprint_tells_the_rule_sets_apart_and_is_the_same_each_time() {
+        let renju = engine_fingerprint(&variant(RuleSet::Renju));
+        assert_eq!(renju.len(), 16);
+        assert_eq!(renju, engine_fingerprint(&variant(RuleSet::Renju)));
+        assert_ne!(renju, engine_fingerprint(&variant(RuleSet::Freestyle)));
+        let v = variant(RuleSet::Renju);
+        let text = format!("# a book\n{}\nh8 h9 h10 : g9 14 g9=1\n", engine_line(&v));
+        assert_eq!(engines_named(&text), [renju.as_str()]);
+        assert_eq!(written_by_another(&text, &v), None);
+        let other = text.replace(&renju, "0123456789abcdef");
+        let why = written_by_another(&other, &v).expect("another engine");
+        assert!(
+            why.contains("0123456789abcdef") && why.contains(&renju),
+            "{why}"
+        );
+        assert!(written_by_another("h8 h9 h10 : g9 14 g9=1\n", &v).is_some());
     }
 
     #[test]
