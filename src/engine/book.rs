@@ -14,6 +14,8 @@
 //!
 //! the moves from the empty board, then the move chosen, the depth the
 //! search reached, and its candidates with their scores (best first).
+//! Lines starting with `#` say how the book was made; `# engine <hash>`
+//! names the expert that wrote it (see [`engine_fingerprint`]).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
