@@ -272,7 +272,7 @@ pub fn engine_fingerprint(variant: &Variant) -> String {
         add(i64::from(decision.point.x) * 256 + i64::from(decision.point.y));
         add(i64::from(decision.depth));
         for c in &decision.candidates {
-            add(i64::from(c.score));
+            add(c.score);
         }
     }
     format!("{hash:016x}")
