@@ -380,13 +380,16 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         Some("white") => Some(Color::White),
         Some(other) => return Err(format!("--side is black or white, not {other:?}").into()),
     };
+    // The expert writing this book, named in it (and checked against the
+    // book it extends).
+    let engine = book::engine_fingerprint(&variant);
     let (earlier, known) = match &args.extend {
         None => (String::new(), Vec::new()),
         Some(path) => {
             let bad = |e: String| format!("--extend {}: {e}", path.display());
             let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
             let known = book::read(&text, &variant).map_err(bad)?;
-            if let Some(other) = book::written_by_another(&text, &variant) {
+            if let Some(other) = book::written_by_another(&text, &engine) {
                 eprintln!(
                     "warning: --extend {}: {other}; its entries are kept as they are",
                     path.display()
@@ -427,7 +430,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     println!("# gobang opening book: {rules}, 15x15 (see src/engine/book.rs); `{command}`");
     // The expert that wrote it: a book is only right for the engine whose
     // search chose its moves (a test holds the compiled-in books to it).
-    println!("{}", book::engine_line(&config.variant));
+    println!("{}", book::engine_line(&engine));
     for entry in &entries {
         println!("{}", book::write_entry(entry));
     }
