@@ -120,11 +120,11 @@ pub struct SearchConfig {
 /// and strongest combination for both sides, and its distance from and
 /// line to the last two moves; 568 positions) ranked the chosen move first
 /// in 37% of 243 held-out positions and among its first three in 58%, where
-/// this ordering did in 40% and 60%. The evaluation's own point values (the
-/// side's plus the opponent's, `eval::ShapeValues`) did worse than this
-/// ordering on the root moves of 99 searches at 200 ms: 27% and 47%,
-/// against 34% and 55%. So a policy fitted over these features is not
-/// where the ordering, or the reductions driven by it, would gain.
+/// this ordering (without the history) did in 40% and 60%. The evaluation's
+/// own point values (the side's plus the opponent's, `eval::ShapeValues`)
+/// did worse than this ordering on the root moves of 99 searches at 200 ms:
+/// 27% and 47%, against 34% and 55%. So a policy fitted over these features
+/// is not where the ordering, or the reductions driven by it, would gain.
 const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 
 /// What a stone of one side on one point makes, over the four lines.
