@@ -114,17 +114,18 @@ pub struct SearchConfig {
 /// Per-direction weights of what a stone makes, for move ordering (the
 /// evaluation's are fitted: `eval::Weights`).
 ///
-/// Measured against fitted alternatives (stop 48, renju, positions of the
-/// expert's games against Rapfi): a policy fitted to the moves the expert's
-/// search chose with a 300 ms turn (a softmax over a point's line patterns
-/// and strongest combination for both sides, and its distance from and
-/// line to the last two moves; 568 positions) ranked the chosen move first
-/// in 37% of 243 held-out positions and among its first three in 58%, where
-/// this ordering (without the history) did in 40% and 60%. The evaluation's
-/// own point values (the side's plus the opponent's, `eval::ShapeValues`)
-/// did worse than this ordering on the root moves of 99 searches at 200 ms:
-/// 27% and 47%, against 34% and 55%. So a policy fitted over these features
-/// is not where the ordering, or the reductions driven by it, would gain.
+/// Measured against fitted alternatives (renju, on positions of the
+/// expert's games against Rapfi STRENGTH 60): a policy fitted to the moves
+/// the expert's search chose with a 300 ms turn (a softmax over a point's
+/// line patterns and strongest combination for both sides, and its distance
+/// from and line to the last two moves; 568 positions) ranked the chosen
+/// move first in 37% of 243 held-out positions and among its first three in
+/// 58%, where this ordering (without the history) did in 40% and 60%. The
+/// evaluation's own point values (the side's plus the opponent's,
+/// `eval::ShapeValues`) did worse than this ordering on the root moves of 99
+/// searches at 200 ms: 27% and 47%, against 34% and 55%. So a policy fitted
+/// over these features is not where the ordering, or the reductions driven
+/// by it, would gain.
 const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 
 /// What a stone of one side on one point makes, over the four lines.
