@@ -799,8 +799,9 @@ impl Searcher {
             // (renju, four 208-game matches, each paired game by game with
             // one of the search without it the same day): 47.7% against
             // 43.4%, +4.3 points (95% ±3.8) over 832 pairs, every match
-            // ahead (+2.6, +6.0, +2.6, +5.8). Freestyle was not measured
-            // with it and does not reduce them.
+            // ahead (+2.6, +6.0, +2.6, +5.8). From the second defence on:
+            // -2.9 points (±7.3) over 208 pairs the same day. Freestyle was
+            // not measured with it and does not reduce them.
             let r = if quiet_node && n >= LMR_FROM && depth >= 3 && quiet {
                 reduction(depth, n)
             } else if scan.their_three
