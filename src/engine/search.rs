@@ -24,9 +24,6 @@ const MAX_PLY: usize = 64;
 /// From this move on in a quiet node, moves that threaten nothing are
 /// searched shallower first (late move reductions).
 const LMR_FROM: usize = 3;
-/// From this move on in a renju node facing a three, the defences are
-/// searched a ply shallower first.
-const DEFENCE_LMR_FROM: usize = 2;
 /// Reverse futility pruning: a quiet node this many plies from the leaves
 /// or fewer whose static value beats beta by this much a ply is cut.
 const FUTILITY_DEPTH: i32 = 4;
@@ -792,33 +789,23 @@ impl Searcher {
             //   from both last moves left out below depth 4, and searched two
             //   plies shallower first above it (33.4%).
             //
-            // In renju, a node facing a three reduces too: its defences
-            // from the third on (blocks and counter-fours, which it searches
-            // all of) are searched a ply shallower first, as Rapfi reduces
-            // every move after its first. Against Rapfi STRENGTH 60 at 200 ms
-            // (renju, four 208-game matches, each paired game by game with
-            // one of the search without it the same day): 47.7% against
-            // 43.4%, +4.3 points (95% ±3.8) over 832 pairs, every match
-            // ahead (+2.6, +6.0, +2.6, +5.8). From the second defence on:
-            // -2.9 points (±7.3) over 208 pairs the same day. Freestyle was
-            // not measured with it and does not reduce them.
-            let r = if quiet_node && n >= LMR_FROM && depth >= 3 && quiet {
-                reduction(depth, n)
-            } else if scan.their_three
-                && n >= DEFENCE_LMR_FROM
-                && depth >= 3
-                && self.board.has_forbidden()
-            {
-                1
-            } else {
-                0
-            };
+            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+            // 208-game matches each paired game by game with one of this
+            // search the same day, which scored 45.0% over 1,248 games): in a
+            // node facing a three, the defences from the third on searched a
+            // ply shallower first (as Rapfi reduces every move after its
+            // first), +4.3 points (95% ±3.8) over 832 pairs with this book,
+            // then -2.8 (±5.7) over 416 with a book written by that search:
+            // +1.9 (±3.2) over all 1,248. From the second defence on, -2.9
+            // (±7.3) over 208.
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)
             } else {
                 let mut probe = alpha + 1;
-                if r > 0 {
+                if reduced {
+                    let r = reduction(depth, n);
                     probe = -self.negamax(next_depth - r, -alpha - 1, -alpha, ply + 1);
                 }
                 if probe > alpha {
