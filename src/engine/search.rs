@@ -794,10 +794,10 @@ impl Searcher {
             // search the same day, which scored 45.0% over 1,248 games): in a
             // node facing a three, the defences from the third on searched a
             // ply shallower first (as Rapfi reduces every move after its
-            // first), +4.3 points (95% ±3.8) over 832 pairs with this book,
-            // then -2.8 (±5.7) over 416 with a book written by that search:
-            // +1.9 (±3.2) over all 1,248. From the second defence on, -2.9
-            // (±7.3) over 208.
+            // first), +4.3 points (95% ±3.8) over 832 pairs with the renju
+            // book compiled in, then -2.8 (±5.7) over 416 with a book written
+            // by that search: +1.9 (±3.2) over all 1,248. From the second
+            // defence on, -2.9 (±7.3) over 208.
             let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             self.board.make(i);
             let score = if n == 0 {
