@@ -62,6 +62,12 @@ struct BookArgs {
     /// again) and followed deeper; its entries are written out with the new.
     #[arg(long)]
     extend: Option<std::path::PathBuf>,
+    /// A match's record (`gobang arena --record`) for its first contender
+    /// to learn from: where each game left the book, the first position it
+    /// reached with that contender to move is searched too. May be given
+    /// more than once.
+    #[arg(long)]
+    learn: Vec<std::path::PathBuf>,
     /// Thinking time for each position, in milliseconds.
     #[arg(long, default_value_t = 3000)]
     time_ms: u64,
@@ -398,6 +404,24 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             (text, known)
         }
     };
+    let mut played = Vec::new();
+    for path in &args.learn {
+        let bad = |e: String| format!("--learn {}: {e}", path.display());
+        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let games = gobang::arena::record::parse(&text).map_err(bad)?;
+        played.extend(games.into_iter().map(|g| {
+            let moves = g
+                .moves
+                .iter()
+                .map(|&[x, y]| gobang::rules::Point::new(x, y));
+            let learner = if g.first_is_black {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (moves.collect::<Vec<_>>(), learner)
+        }));
+    }
     let config = BookConfig {
         variant,
         plies: args.plies,
@@ -406,6 +430,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         time: std::time::Duration::from_millis(args.time_ms),
         threads: args.threads,
         known,
+        played,
     };
     let entries = book::generate(
         &config,
@@ -422,6 +447,9 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     }
     if let Some(path) = &args.extend {
         command += &format!(" --extend {}", path.display());
+    }
+    for path in &args.learn {
+        command += &format!(" --learn {}", path.display());
     }
     // An extended book keeps the story of how its earlier entries were made.
     for line in earlier.lines().filter(|l| l.starts_with('#')) {

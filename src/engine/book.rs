@@ -1,8 +1,9 @@
 //! The expert's opening book: for the positions that follow the 26 standard
 //! openings on 15×15 (freestyle and renju), the move a long search of
 //! gobang's own chose, so that the first moves of a game get the thought a
-//! 200 ms budget cannot give them. `gobang book` writes a book; the ones in
-//! `book/` are compiled in. A position is found whatever its orientation
+//! 200 ms budget cannot give them. `gobang book` writes a book, and can
+//! teach it the positions where games played left it; the ones in `book/`
+//! are compiled in. A position is found whatever its orientation
 //! (any of the board's eight symmetries) and whatever the order its stones
 //! were played in.
 //!
@@ -353,6 +354,12 @@ pub struct BookConfig {
     /// are and followed, not searched again, so that a book can be made
     /// deeper without repeating its hours.
     pub known: Vec<Entry>,
+    /// Games played, each its moves from the empty board and the side that
+    /// learns from it: where one left the book, the first position it
+    /// reached with that side to move is searched too, so that the book
+    /// also answers the replies its opponents chose and its own search did
+    /// not follow.
+    pub played: Vec<(Vec<Point>, Color)>,
 }
 
 /// The book's entry for `position` (reached by `moves`), searched for the
@@ -403,36 +410,7 @@ pub fn generate(
     let mut entries = Vec::new();
     let mut searched = 0;
     for ply in 0..config.plies {
-        let known = searched + frontier.len();
-        let next = AtomicUsize::new(0);
-        let found: Mutex<Vec<(usize, Entry, bool)>> = Mutex::new(Vec::new());
-        std::thread::scope(|scope| {
-            for _ in 0..config.threads.max(1) {
-                scope.spawn(|| {
-                    loop {
-                        let n = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(moves) = frontier.get(n) else {
-                            break;
-                        };
-                        let Some(position) = replay(&config.variant, moves) else {
-                            continue;
-                        };
-                        let (entry, decided) = match searched_before.get(&canonical(&position).0) {
-                            Some(&entry) => (entry.clone(), false),
-                            None => match search(config, &position, moves, n) {
-                                Some(searched) => searched,
-                                None => continue,
-                            },
-                        };
-                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                        found.push((n, entry, decided));
-                        progress(searched + found.len(), known);
-                    }
-                });
-            }
-        });
-        let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-        found.sort_by_key(|(n, _, _)| *n);
+        let found = search_all(config, &frontier, &searched_before, searched, progress);
         searched += found.len();
         let mut children = Vec::new();
         for (_, entry, decided) in found {
@@ -468,7 +446,82 @@ pub fn generate(
             entries.push(entry.clone());
         }
     }
+    // Where the games played left the book: the first position of each,
+    // after its opening's stones and with its learner to move, that the
+    // book has not met. Each game teaches one position at most, and one
+    // that another game taught already is not searched again.
+    let opening_stones = openings.iter().map(Vec::len).max().unwrap_or(0);
+    let mut left = Vec::new();
+    let mut taught = HashSet::new();
+    for (game, learner) in &config.played {
+        let mut position = Position::new(config.variant);
+        for (n, &p) in game.iter().enumerate() {
+            if position.play(p).is_err() || position.is_over() {
+                break;
+            }
+            if n + 1 > opening_stones && position.to_move() == *learner {
+                let (key, _) = canonical(&position);
+                if !seen.contains(&key) {
+                    if taught.insert(key) {
+                        left.push(game[..=n].to_vec());
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let found = search_all(config, &left, &searched_before, searched, progress);
+    entries.extend(
+        found
+            .into_iter()
+            .filter(|(_, _, decided)| !decided)
+            .map(|(_, entry, _)| entry),
+    );
     entries
+}
+
+/// Each of `positions` (moves from the empty board) searched, on the
+/// book's threads, or taken from `searched_before`: with its index in
+/// `positions` and whether it was found decided, in `positions`' order.
+/// `progress` hears the count, after the `searched` of earlier rounds.
+fn search_all(
+    config: &BookConfig,
+    positions: &[Vec<Point>],
+    searched_before: &HashMap<Vec<u16>, &Entry>,
+    searched: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<(usize, Entry, bool)> {
+    let known = searched + positions.len();
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<(usize, Entry, bool)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(moves) = positions.get(n) else {
+                        break;
+                    };
+                    let Some(position) = replay(&config.variant, moves) else {
+                        continue;
+                    };
+                    let (entry, decided) = match searched_before.get(&canonical(&position).0) {
+                        Some(&entry) => (entry.clone(), false),
+                        None => match search(config, &position, moves, n) {
+                            Some(searched) => searched,
+                            None => continue,
+                        },
+                    };
+                    let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                    found.push((n, entry, decided));
+                    progress(searched + found.len(), known);
+                }
+            });
+        }
+    });
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_by_key(|(n, _, _)| *n);
+    found
 }
 
 #[cfg(test)]
@@ -625,6 +678,7 @@ mod tests {
             time: Duration::from_millis(20),
             threads: 2,
             known: vec![known.clone(), elsewhere.clone()],
+            played: Vec::new(),
         };
         let entries = generate(&config, std::slice::from_ref(&opening), &|_, _| {});
         // Taken as it was, not searched again.
@@ -651,6 +705,73 @@ mod tests {
         }
         assert_eq!(entries.len(), 5);
         assert_eq!(entries[4], elsewhere);
+    }
+
+    #[test]
+    fn where_a_game_played_left_the_book_its_position_is_searched_once() {
+        let v = variant(RuleSet::Renju);
+        let opening = points("h8 h9 h10");
+        // A one-position book: the opening, white to move, answered i8.
+        let known = Entry {
+            moves: opening.clone(),
+            best: points("i8")[0],
+            depth: 99,
+            candidates: vec![Candidate {
+                point: points("i8")[0],
+                score: 7,
+            }],
+        };
+        let game = |rest: &str| [opening.as_slice(), &points(rest)].concat();
+        // And after it, black to move, answered j8.
+        let then = Entry {
+            moves: game("i8"),
+            best: points("j8")[0],
+            depth: 99,
+            candidates: vec![Candidate {
+                point: points("j8")[0],
+                score: -7,
+            }],
+        };
+        let config = BookConfig {
+            variant: v,
+            plies: 2,
+            branch: 1,
+            side: None,
+            time: Duration::from_millis(20),
+            threads: 2,
+            known: vec![known.clone(), then.clone()],
+            played: vec![
+                // Black learns: white left the book at once, with g9 for
+                // the book's i8.
+                (game("g9 j8 k8"), Color::Black),
+                // The same position turned over (a mirror image by the
+                // vertical line through h): searched once, not twice, and
+                // this game teaches nothing more.
+                (game("i9 f8 e8"), Color::Black),
+                // White learns: it followed the book, and black's reply
+                // was not the book's j8.
+                (game("i8 g7 g6"), Color::White),
+                // White learns from the first game: the position after
+                // white's g9 has black to move and teaches white nothing;
+                // the one after black's j8 does.
+                (game("g9 j8 k8"), Color::White),
+                // Never reached past its opening.
+                (opening.clone(), Color::White),
+            ],
+        };
+        let entries = generate(&config, std::slice::from_ref(&opening), &|_, _| {});
+        assert_eq!(entries[..2], [known, then]);
+        let learned: Vec<&Vec<Point>> = entries[2..].iter().map(|e| &e.moves).collect();
+        assert_eq!(
+            learned,
+            [&game("g9"), &game("i8 g7"), &game("g9 j8")],
+            "{entries:?}"
+        );
+        for entry in &entries[2..] {
+            let position = replay(&v, &entry.moves).unwrap();
+            assert!(position.check(entry.best).is_ok(), "{entry:?}");
+            assert!(entry.depth > 0 && !entry.candidates.is_empty(), "{entry:?}");
+        }
     }
 
     #[test]
