@@ -639,6 +639,18 @@ mod tests {
             .collect()
     }
 
+    /// An entry no search would write (deeper than the search goes), with
+    /// one candidate, `best`.
+    fn chosen(moves: Vec<Point>, best: &str, score: i64) -> Entry {
+        let best = points(best)[0];
+        Entry {
+            moves,
+            best,
+            depth: 99,
+            candidates: vec![Candidate { point: best, score }],
+        }
+    }
+
     #[test]
     fn a_book_is_extended_from_its_known_entries_following_one_move_of_its_side() {
         let v = variant(RuleSet::Renju);
@@ -661,15 +673,7 @@ mod tests {
             ],
         };
         // And one off the paths followed, which the new book keeps.
-        let elsewhere = Entry {
-            moves: points("h8 i9 j10"),
-            best: points("j9")[0],
-            depth: 99,
-            candidates: vec![Candidate {
-                point: points("j9")[0],
-                score: 5,
-            }],
-        };
+        let elsewhere = chosen(points("h8 i9 j10"), "j9", 5);
         let config = BookConfig {
             variant: v,
             plies: 3,
@@ -711,27 +715,11 @@ mod tests {
     fn where_a_game_played_left_the_book_its_position_is_searched_once() {
         let v = variant(RuleSet::Renju);
         let opening = points("h8 h9 h10");
-        // A one-position book: the opening, white to move, answered i8.
-        let known = Entry {
-            moves: opening.clone(),
-            best: points("i8")[0],
-            depth: 99,
-            candidates: vec![Candidate {
-                point: points("i8")[0],
-                score: 7,
-            }],
-        };
         let game = |rest: &str| [opening.as_slice(), &points(rest)].concat();
-        // And after it, black to move, answered j8.
-        let then = Entry {
-            moves: game("i8"),
-            best: points("j8")[0],
-            depth: 99,
-            candidates: vec![Candidate {
-                point: points("j8")[0],
-                score: -7,
-            }],
-        };
+        // A two-position book: the opening, white to move, answered i8, and
+        // after it, black to move, answered j8.
+        let known = chosen(opening.clone(), "i8", 7);
+        let then = chosen(game("i8"), "j8", -7);
         let config = BookConfig {
             variant: v,
             plies: 2,
