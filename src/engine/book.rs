@@ -388,6 +388,8 @@ fn search(
 /// candidates of each (one where `side` is to move); calls `progress` with
 /// the positions searched so far and the number known. A position with a
 /// forced win or loss ends its branch (the search finds those at once).
+/// Then searches where the `played` games left the book (see
+/// [`BookConfig::played`]).
 pub fn generate(
     config: &BookConfig,
     openings: &[Vec<Point>],
