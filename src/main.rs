@@ -409,18 +409,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         let bad = |e: String| format!("--learn {}: {e}", path.display());
         let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         let games = gobang::arena::record::parse(&text).map_err(bad)?;
-        played.extend(games.into_iter().map(|g| {
-            let moves = g
-                .moves
-                .iter()
-                .map(|&[x, y]| gobang::rules::Point::new(x, y));
-            let learner = if g.first_is_black {
-                Color::Black
-            } else {
-                Color::White
-            };
-            (moves.collect::<Vec<_>>(), learner)
-        }));
+        played.extend(games.iter().map(|g| (g.points(), g.first_color())));
     }
     let config = BookConfig {
         variant,

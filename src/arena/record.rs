@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::GameReport;
-use crate::rules::{OPENINGS, Point};
+use crate::rules::{Color, OPENINGS, Point};
 
 /// A game as its record line: its opening, colours, moves, result, and
 /// each move's thinking time and what its contender said of it.
@@ -39,6 +39,22 @@ pub struct Recorded {
     pub score: f64,
     #[serde(default)]
     pub moves: Vec<[u8; 2]>,
+}
+
+impl Recorded {
+    /// The game's moves, from the empty board.
+    pub fn points(&self) -> Vec<Point> {
+        self.moves.iter().map(|&[x, y]| Point::new(x, y)).collect()
+    }
+
+    /// The first contender's colour in this game.
+    pub fn first_color(&self) -> Color {
+        if self.first_is_black {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
 }
 
 impl From<&GameReport> for Recorded {
