@@ -2,7 +2,7 @@
 //! line for each side (kept up to date move by move), a Zobrist hash, and
 //! how close each point is to a stone.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use super::patterns::{BLOCKED, EMPTY, OWN, Pattern, PatternTable};
 use super::random::SplitMix64;
@@ -132,12 +132,16 @@ pub struct SearchBoard {
     /// `index` along `direction` as `side` sees it, kept up to date stone by
     /// stone (a stone changes one digit of each window it lies in).
     keys: Box<[[[u32; PADDED]; 4]; 2]>,
-    tables: [Arc<PatternTable>; 2],
-    /// Stones within two points, for candidate moves.
-    near: [u8; PADDED],
-    /// The empty points near a stone, as bits by index, kept with `near`:
+    tables: [&'static PatternTable; 2],
+    /// The empty points within two points of a stone, as bits by index:
     /// the scans of the search visit these and skip the rest of the board.
     nearby: [u64; WORDS],
+    /// The empty points of the playing area, as bits by index.
+    empty: [u64; WORDS],
+    /// `nearby` as it was before each move, for [`Self::unmake`]: a stone
+    /// taken back leaves no trace to undo it by (a point may be near
+    /// several stones), and the words are fewer than the points it touched.
+    nearby_undo: Vec<[u64; WORDS]>,
     /// The words of `nearby` the playing area reaches.
     words: usize,
     /// Black's points are checked against renju's forbidden rules.
@@ -173,8 +177,9 @@ impl SearchBoard {
             shapes: Box::new([[0; PADDED]; 2]),
             keys: Box::new([[[0; PADDED]; 4]; 2]),
             tables,
-            near: [0; PADDED],
             nearby: [0; WORDS],
+            empty: [0; WORDS],
+            nearby_undo: Vec::new(),
             words: points.last().map_or(0, |&i| i / 64 + 1),
             renju: variant.forbidden_policy().is_some(),
             hash: 0,
@@ -187,6 +192,9 @@ impl SearchBoard {
             undo_marks: Vec::new(),
             points,
         };
+        for &i in &engine.points {
+            engine.empty[i / 64] |= 1 << (i % 64);
+        }
         for &i in &engine.points.clone() {
             for d in 0..4 {
                 for color in [Color::Black, Color::White] {
@@ -224,6 +232,7 @@ impl SearchBoard {
         engine.history.clear();
         engine.undo.clear();
         engine.undo_marks.clear();
+        engine.nearby_undo.clear();
         engine
     }
 
@@ -301,7 +310,7 @@ impl SearchBoard {
         self.cells[i] = Cell::stone(color);
         self.hash ^= zobrist()[side(color)][i];
         self.stones += 1;
-        self.touch_near(i, 1);
+        self.mark_near(i);
         self.shift_windows(i, color);
     }
 
@@ -320,7 +329,8 @@ impl SearchBoard {
         self.cells[i] = Cell::Empty;
         self.hash ^= zobrist()[side(color)][i];
         self.stones -= 1;
-        self.touch_near(i, -1);
+        self.empty[i / 64] |= 1 << (i % 64);
+        self.nearby = self.nearby_undo.pop().expect("a move's points near");
         self.shift_keys(i, color);
         let mark = self.undo_marks.pop().expect("a move's changes");
         // Any order serves: a point's entries are one a direction, and
@@ -338,22 +348,27 @@ impl SearchBoard {
         self.to_move = color;
     }
 
-    fn touch_near(&mut self, i: usize, delta: i8) {
+    /// A stone was placed on `i`: the empty points within two points of it
+    /// join `nearby` (five rows of five bits; a row that leaves the board
+    /// sideways runs into the wall around it, which is never empty).
+    fn mark_near(&mut self, i: usize) {
+        self.nearby_undo.push(self.nearby);
+        self.empty[i / 64] &= !(1 << (i % 64));
         for dy in -2isize..=2 {
-            for dx in -2isize..=2 {
-                let j = i as isize + dy * STRIDE as isize + dx;
-                if (0..PADDED as isize).contains(&j) {
-                    let j = j as usize;
-                    let n = &mut self.near[j];
-                    *n = n.wrapping_add_signed(delta);
-                    let bit = 1u64 << (j % 64);
-                    if *n > 0 && self.cells[j] == Cell::Empty {
-                        self.nearby[j / 64] |= bit;
-                    } else {
-                        self.nearby[j / 64] &= !bit;
-                    }
-                }
+            let start = i as isize + dy * STRIDE as isize - 2;
+            // Rows past the board's first or last are wall.
+            if start < 0 || start as usize + 4 >= PADDED {
+                continue;
             }
+            let start = start as usize;
+            let (word, shift) = (start / 64, start % 64);
+            self.nearby[word] |= 0b11111 << shift;
+            if shift > 59 {
+                self.nearby[word + 1] |= 0b11111 >> (64 - shift);
+            }
+        }
+        for (near, empty) in self.nearby.iter_mut().zip(&self.empty) {
+            *near &= empty;
         }
     }
 
@@ -428,7 +443,7 @@ impl SearchBoard {
     /// far along a line often changes nothing, and needs no saving).
     #[inline]
     fn look_up(&mut self, i: usize, d: usize) {
-        let new = [0, 1].map(|s| self.tables[s].lookup(self.keys[s][d][i] as usize) as u8);
+        let new = [0, 1].map(|s| self.tables[s].byte(self.keys[s][d][i] as usize));
         let old = [self.patterns[0][d][i], self.patterns[1][d][i]];
         if new == old {
             return;

@@ -3,7 +3,7 @@
 //! per (k, overline rule) by dynamic programming over every window of cells.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 /// What a stone makes along one line, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,19 +91,20 @@ pub struct PatternTable {
 
 const UNKNOWN: u8 = u8::MAX;
 
-/// The tables built so far, by (k, whether overlines win).
-type Tables = HashMap<(u8, bool), Arc<PatternTable>>;
+/// The tables built so far, by (k, whether overlines win). Each is built
+/// once and kept for the process's life (a few a process at most), so that
+/// a board reads it straight, not through a shared pointer.
+type Tables = HashMap<(u8, bool), &'static PatternTable>;
 
 impl PatternTable {
     /// The (shared) table for k in a row, with or without overlines winning.
-    pub fn get(k: u8, overline_wins: bool) -> Arc<PatternTable> {
+    pub fn get(k: u8, overline_wins: bool) -> &'static PatternTable {
         static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
         let tables = TABLES.get_or_init(Default::default);
         let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
         tables
             .entry((k, overline_wins))
-            .or_insert_with(|| Arc::new(PatternTable::build(k as usize, overline_wins)))
-            .clone()
+            .or_insert_with(|| Box::leak(Box::new(PatternTable::build(k as usize, overline_wins))))
     }
 
     fn build(k: usize, overline_wins: bool) -> PatternTable {
@@ -178,7 +179,13 @@ impl PatternTable {
 
     #[inline]
     pub fn lookup(&self, key: usize) -> Pattern {
-        Pattern::from_u8(self.table[key])
+        Pattern::from_u8(self.byte(key))
+    }
+
+    /// [`PatternTable::lookup`] as the pattern's byte, as a board keeps it.
+    #[inline]
+    pub fn byte(&self, key: usize) -> u8 {
+        self.table[key]
     }
 
     /// The pattern for a window written as text, centre excluded: `X` own,
