@@ -132,8 +132,6 @@ const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 #[derive(Clone, Copy)]
 struct Threat {
     value: i32,
-    /// The point's shape code (its four line patterns).
-    shape: u16,
     fives: u8,
     fours: u8,
     open_threes: u8,
@@ -174,7 +172,6 @@ impl Threat {
         let tally = Tally::of(&lines);
         let mut t = Threat {
             value: lines.iter().map(|&p| WEIGHT[p as usize]).sum(),
-            shape: shape as u16,
             fives: tally.fives,
             fours: tally.fours,
             open_threes: tally.open_threes,
@@ -192,6 +189,20 @@ impl Threat {
     /// A move that wins next turn unless the opponent has a five.
     fn is_winning_four(&self) -> bool {
         self.fours >= 2
+    }
+}
+
+/// Up to two points where a side makes five (without allocating: the
+/// VCF asks after every four it plays).
+#[derive(Default)]
+struct FivePoints {
+    points: [usize; 2],
+    len: usize,
+}
+
+impl FivePoints {
+    fn as_slice(&self) -> &[usize] {
+        &self.points[..self.len]
     }
 }
 
@@ -335,31 +346,37 @@ impl Searcher {
         let weights = self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
+        // The fives and fours come from their byte table, which stays in
+        // the processor's nearest cache: a leaf's scan needs nothing more,
+        // and reads a point's whole threat only for a move list.
         for i in self.board.nearby() {
-            let mine = self.threat(me, i);
-            let theirs = self.threat(them, i);
-            if theirs.fives > 0 {
+            let (my_shape, their_shape) = (self.board.shape(me, i), self.board.shape(them, i));
+            let (my_fives, my_fours) = self.fives_and_fours(me, i);
+            let (their_fives, their_fours) = self.fives_and_fours(them, i);
+            if their_fives > 0 {
                 scan.their_fives.push(i);
             }
-            if theirs.is_winning_four() && self.board.legal(i, them) {
+            // Two fours from one stone (an open four counts two) win.
+            if their_fours >= 2 && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            theirs_total += weights.theirs[usize::from(theirs.shape)];
+            theirs_total += weights.theirs[their_shape];
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            mine_total += weights.mine[usize::from(mine.shape)];
-            if mine.fives > 0 {
+            mine_total += weights.mine[my_shape];
+            if my_fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
-            if mine.is_winning_four() {
+            if my_fours >= 2 {
                 scan.my_winning_four.get_or_insert(i);
             }
-            scan.my_four |= mine.fours > 0;
+            scan.my_four |= my_fours > 0;
             if !MOVES {
                 continue;
             }
+            let (mine, theirs) = (self.threat(me, i), self.threat(them, i));
             let score = mine.value * 5 / 4
                 + theirs.value
                 + self.history[side(me) * PADDED + i].clamp(-200, 200);
@@ -384,6 +401,13 @@ impl Searcher {
         if self.tick() {
             return None;
         }
+        // A position that failed as deep before is not scanned again. (It
+        // had no five for either side: the scan below returns on finding
+        // one, before a failure is kept.)
+        let key = self.vcf_key();
+        if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
+            return None;
+        }
         let attacker = self.me();
         let defender = attacker.opponent();
         let mut fours = Vec::new();
@@ -402,8 +426,7 @@ impl Searcher {
                 fours.push((i, self.threat(attacker, i)));
             }
         }
-        let key = self.vcf_key();
-        if depth == 0 || self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
+        if depth == 0 {
             return None;
         }
         fours.sort_by_key(|(_, t)| -(t.value));
@@ -420,7 +443,7 @@ impl Searcher {
                 [q] => {
                     let q = *q;
                     self.board.make(q);
-                    let plies = if self.five_points_through(q, defender).is_empty() {
+                    let plies = if self.five_points_through(q, defender).len == 0 {
                         self.vcf(depth - 1).map(|(_, plies)| plies + 2)
                     } else {
                         None
@@ -487,9 +510,11 @@ impl Searcher {
         }
     }
 
-    /// Empty points on the lines through `i` where `color` makes five.
-    fn five_points_through(&self, i: usize, color: Color) -> Vec<usize> {
-        let mut out = Vec::new();
+    /// The first two empty points (in direction order, each line nearer
+    /// end first) on the lines through `i` where `color` makes five: no
+    /// caller needs more than to tell none, one, and two or more apart.
+    fn five_points_through(&self, i: usize, color: Color) -> FivePoints {
+        let mut out = FivePoints::default();
         let reach = 5usize;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
@@ -500,11 +525,14 @@ impl Searcher {
                     if !self.board.points_contains(ju) {
                         break;
                     }
-                    if self.board.is_empty(ju)
-                        && self.board.pattern(color, d, ju) == Pattern::Five
-                        && !out.contains(&ju)
+                    // A point lies on one line through `i`: no repeats.
+                    if self.board.is_empty(ju) && self.board.pattern(color, d, ju) == Pattern::Five
                     {
-                        out.push(ju);
+                        out.points[out.len] = ju;
+                        out.len += 1;
+                        if out.len == 2 {
+                            return out;
+                        }
                     }
                 }
             }
@@ -1130,7 +1158,7 @@ impl Searcher {
             self.board.make(i);
             made += 1;
             let blocks = self.five_points_through(i, attacker);
-            let block = match blocks[..] {
+            let block = match *blocks.as_slice() {
                 [block] if self.board.legal(block, attacker.opponent()) => block,
                 // An open four: whichever end is blocked, the other makes five.
                 [first_end, other_end, ..] if self.board.legal(first_end, attacker.opponent()) => {
