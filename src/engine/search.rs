@@ -256,6 +256,11 @@ pub struct Searcher {
     /// Keyed by Zobrist hashes, which need no strong hasher.
     vcf_failed: HashMap<u64, u32, FixedState>,
     rng: SplitMix64,
+    /// Move lists of scans done with, kept for the next scans to fill
+    /// (a list a node would otherwise be allocated and freed).
+    spare_lists: Vec<Vec<(usize, i32, Threat, Threat)>>,
+    /// The same for the VCF's lists of fours.
+    spare_fours: Vec<Vec<(usize, Threat)>>,
     /// How many of the best root moves get exact scores (at least one).
     exact: usize,
     tables: &'static ThreatTables,
@@ -292,6 +297,8 @@ impl Searcher {
             history,
             vcf_failed: HashMap::with_hasher(FixedState::default()),
             rng: SplitMix64::new(limits.seed),
+            spare_lists: Vec::new(),
+            spare_fours: Vec::new(),
             exact: limits.candidates.max(1),
             tables: ThreatTables::get(),
         }
@@ -324,14 +331,28 @@ impl Searcher {
     }
 
     /// Looks at every empty point near a stone.
-    fn scan(&self) -> Scan {
+    fn scan(&mut self) -> Scan {
         self.scan_listing::<true>()
+    }
+
+    /// Keeps a scan's move list, done with, for a later scan to fill.
+    fn spare(&mut self, scan: &mut Scan) {
+        if scan.moves.capacity() > 0 {
+            self.spare_lists.push(std::mem::take(&mut scan.moves));
+        }
     }
 
     /// [`Searcher::scan`], listing the moves (with their ordering scores)
     /// only if `MOVES`: a leaf needs the evaluation and the threats alone,
     /// and most nodes are leaves.
-    fn scan_listing<const MOVES: bool>(&self) -> Scan {
+    fn scan_listing<const MOVES: bool>(&mut self) -> Scan {
+        let moves = if MOVES {
+            let mut list = (self.spare_lists.pop()).unwrap_or_else(|| Vec::with_capacity(64));
+            list.clear();
+            list
+        } else {
+            Vec::new()
+        };
         let me = self.me();
         let them = me.opponent();
         let mut scan = Scan {
@@ -340,7 +361,7 @@ impl Searcher {
             my_winning_four: None,
             their_three: false,
             my_four: false,
-            moves: Vec::with_capacity(if MOVES { 64 } else { 0 }),
+            moves,
             evaluation: 0,
         };
         let weights = self.weights[side(me)];
@@ -408,9 +429,22 @@ impl Searcher {
         if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return None;
         }
+        let mut fours = self.spare_fours.pop().unwrap_or_default();
+        fours.clear();
+        let found = self.vcf_among(depth, key, &mut fours);
+        self.spare_fours.push(fours);
+        found
+    }
+
+    /// [`Searcher::vcf`] past its cache, with a list to gather the fours in.
+    fn vcf_among(
+        &mut self,
+        depth: u32,
+        key: u64,
+        fours: &mut Vec<(usize, Threat)>,
+    ) -> Option<(usize, u32)> {
         let attacker = self.me();
         let defender = attacker.opponent();
-        let mut fours = Vec::new();
         // A point where a stone makes four or five has a stone of that side
         // within two points on that line.
         for i in self.board.nearby() {
@@ -429,8 +463,9 @@ impl Searcher {
         if depth == 0 {
             return None;
         }
-        fours.sort_by_key(|(_, t)| -(t.value));
-        for (i, threat) in fours {
+        // Strongest first, equal ones by point (the order they were found).
+        fours.sort_unstable_by_key(|&(i, t)| (-t.value, i));
+        for &(i, threat) in fours.iter() {
             if threat.is_winning_four() {
                 return Some((i, 3));
             }
@@ -689,13 +724,20 @@ impl Searcher {
                 *score += 300;
             }
         }
-        moves.sort_by_key(|&(_, s, _)| -s);
         let width = if scan.their_three {
             moves.len()
         } else {
             self.config.width
-        };
-        moves.truncate(width.max(1));
+        }
+        .max(1);
+        // Best first, equal scores in the scan's order (by point): the
+        // best `width` picked out first, and only they sorted.
+        let key = |&(i, s, _): &(usize, i32, bool)| (-s, i);
+        if moves.len() > width {
+            moves.select_nth_unstable_by_key(width - 1, key);
+            moves.truncate(width);
+        }
+        moves.sort_unstable_by_key(key);
         moves.into_iter().map(|(i, _, quiet)| (i, quiet)).collect()
     }
 
@@ -747,7 +789,7 @@ impl Searcher {
             return self.leaf(&scan, ply, beta);
         }
         // A forced block at the horizon: its moves are needed after all.
-        let scan = if depth > 0 { scan } else { self.scan() };
+        let mut scan = if depth > 0 { scan } else { self.scan() };
         if !early {
             tt = self.probe(ply);
             if let Some(score) = table_cut(tt, depth, alpha, beta) {
@@ -766,15 +808,18 @@ impl Searcher {
             if depth <= FUTILITY_DEPTH
                 && eval - FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
             {
+                self.spare(&mut scan);
                 return eval;
             }
             // Razoring: far enough below alpha that only a tactic would
             // lift it, and the leaf looks for the tactic.
             if depth <= 2 && eval + RAZOR_MARGIN * depth < alpha {
+                self.spare(&mut scan);
                 return self.leaf(&scan, ply, beta);
             }
         }
         let moves = self.ranked(&scan, ply, tt.map(|e| e.best as usize));
+        self.spare(&mut scan);
         if moves.is_empty() {
             return scan.evaluation;
         }
@@ -1281,7 +1326,7 @@ mod tests {
                 let Some(features) = eval::features(&position) else {
                     continue;
                 };
-                let searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
+                let mut searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
                 let mover = position.to_move();
                 assert_eq!(
                     searcher.scan().evaluation,
