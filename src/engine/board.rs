@@ -82,6 +82,16 @@ pub fn shape_lines(code: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| Pattern::from_u8((code / POWERS_OF_NINE[d] as usize % 9) as u8))
 }
 
+/// A stone of `color`'s digit in both sides' window keys at once (see
+/// `SearchBoard::keys`): own for its side, blocked for the other.
+fn key_digits(color: Color) -> u64 {
+    let (own, blocked) = (u64::from(OWN), u64::from(BLOCKED));
+    match color {
+        Color::Black => own | blocked << 32,
+        Color::White => blocked | own << 32,
+    }
+}
+
 /// The points of [`SearchBoard::nearby`].
 pub struct Nearby<'a> {
     words: &'a [u64],
@@ -128,10 +138,12 @@ pub struct SearchBoard {
     /// (see [`SHAPE_CODES`]), kept with them, so that what a point is worth
     /// is one table lookup.
     shapes: Box<[[u16; PADDED]; 2]>,
-    /// `keys[side][direction][index]`: the base-3 key of the window around
-    /// `index` along `direction` as `side` sees it, kept up to date stone by
-    /// stone (a stone changes one digit of each window it lies in).
-    keys: Box<[[[u32; PADDED]; 4]; 2]>,
+    /// `keys[direction][index]`: the base-3 keys of the window around
+    /// `index` along `direction` as each side sees it, black's in the low
+    /// 32 bits and white's in the high, kept up to date stone by stone (a
+    /// stone changes one digit of each window it lies in, both sides' with
+    /// one addition).
+    keys: Box<[[u64; PADDED]; 4]>,
     tables: [&'static PatternTable; 2],
     /// The empty points within two points of a stone, as bits by index:
     /// the scans of the search visit these and skip the rest of the board.
@@ -175,7 +187,7 @@ impl SearchBoard {
             cells: Board::empty(variant.width(), variant.height()).cells,
             patterns: Box::new([[[0; PADDED]; 4]; 2]),
             shapes: Box::new([[0; PADDED]; 2]),
-            keys: Box::new([[[0; PADDED]; 4]; 2]),
+            keys: Box::new([[0; PADDED]; 4]),
             tables,
             nearby: [0; WORDS],
             empty: [0; WORDS],
@@ -199,7 +211,7 @@ impl SearchBoard {
             for d in 0..4 {
                 for color in [Color::Black, Color::White] {
                     let key = engine.window_key(i, d, color);
-                    engine.keys[side(color)][d][i] = key as u32;
+                    engine.keys[d][i] |= (key as u64) << (32 * side(color));
                     engine.patterns[side(color)][d][i] =
                         engine.tables[side(color)].lookup(key) as u8;
                 }
@@ -401,10 +413,9 @@ impl SearchBoard {
     /// whose window it is, keeping what they were for [`Self::unmake`].
     fn shift_windows(&mut self, i: usize, color: Color) {
         self.undo_marks.push(self.undo.len());
-        let (own, other) = (side(color), side(color.opponent()));
+        let digit = key_digits(color);
         self.each_window(i, |board, d, j, power| {
-            board.keys[own][d][j] += OWN * power;
-            board.keys[other][d][j] += BLOCKED * power;
+            board.keys[d][j] += digit * u64::from(power);
             if board.cells[j] == Cell::Empty {
                 board.look_up(j, d);
             }
@@ -421,10 +432,9 @@ impl SearchBoard {
     /// Takes a stone of `color` on `i` out of the window keys (its
     /// patterns come back from the undo stack).
     fn shift_keys(&mut self, i: usize, color: Color) {
-        let (own, other) = (side(color), side(color.opponent()));
+        let digit = key_digits(color);
         self.each_window(i, |board, d, j, power| {
-            board.keys[own][d][j] -= OWN * power;
-            board.keys[other][d][j] -= BLOCKED * power;
+            board.keys[d][j] -= digit * u64::from(power);
         });
     }
 
@@ -443,7 +453,8 @@ impl SearchBoard {
     /// far along a line often changes nothing, and needs no saving).
     #[inline]
     fn look_up(&mut self, i: usize, d: usize) {
-        let new = [0, 1].map(|s| self.tables[s].byte(self.keys[s][d][i] as usize));
+        let keys = self.keys[d][i];
+        let new = [0, 1].map(|s| self.tables[s].byte((keys >> (32 * s)) as u32 as usize));
         let old = [self.patterns[0][d][i], self.patterns[1][d][i]];
         if new == old {
             return;
@@ -529,7 +540,7 @@ mod tests {
                 for color in [Color::Black, Color::White] {
                     let key = board.window_key(i, d, color);
                     assert_eq!(
-                        board.keys[side(color)][d][i] as usize,
+                        (board.keys[d][i] >> (32 * side(color))) as u32 as usize,
                         key,
                         "key at {i}, {d}"
                     );
