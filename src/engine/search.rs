@@ -469,16 +469,21 @@ impl Searcher {
             if threat.is_winning_four() {
                 return Some((i, 3));
             }
+            // Neither side has a five to make (the loop above returns on
+            // one), so after a stone the only fives are on the lines where
+            // it made a four: the others need no looking along.
+            let lines = self.four_lines(attacker, i);
             self.board.make(i);
-            let blocks = self.five_points_through(i, attacker);
+            let blocks = self.five_points_along(i, attacker, lines);
             let plies = match blocks.as_slice() {
                 [] => None,
                 // The defender may not block there (renju): five next move.
                 [q] if !self.board.legal(*q, defender) => Some(3),
                 [q] => {
                     let q = *q;
+                    let lines = self.four_lines(defender, q);
                     self.board.make(q);
-                    let plies = if self.five_points_through(q, defender).len == 0 {
+                    let plies = if self.five_points_along(q, defender, lines).len == 0 {
                         self.vcf(depth - 1).map(|(_, plies)| plies + 2)
                     } else {
                         None
@@ -549,9 +554,31 @@ impl Searcher {
     /// end first) on the lines through `i` where `color` makes five: no
     /// caller needs more than to tell none, one, and two or more apart.
     fn five_points_through(&self, i: usize, color: Color) -> FivePoints {
+        self.five_points_along(i, color, 0b1111)
+    }
+
+    /// The lines (a bit a direction) along which a stone of `color` on the
+    /// empty point `i` would make a four (or an open four).
+    fn four_lines(&self, color: Color, i: usize) -> u8 {
+        (0..4)
+            .filter(|&d| {
+                matches!(
+                    self.board.pattern(color, d, i),
+                    Pattern::Four | Pattern::OpenFour
+                )
+            })
+            .fold(0, |lines, d| lines | 1 << d)
+    }
+
+    /// [`Searcher::five_points_through`] along the lines in `lines` alone
+    /// (a bit a direction).
+    fn five_points_along(&self, i: usize, color: Color, lines: u8) -> FivePoints {
         let mut out = FivePoints::default();
         let reach = 5usize;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
+            if lines & 1 << d == 0 {
+                continue;
+            }
             for sign in [-1isize, 1] {
                 let mut j = i as isize;
                 for _ in 0..reach {
