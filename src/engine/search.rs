@@ -347,7 +347,10 @@ impl Searcher {
     /// and most nodes are leaves.
     fn scan_listing<const MOVES: bool>(&mut self) -> Scan {
         let moves = if MOVES {
-            let mut list = (self.spare_lists.pop()).unwrap_or_else(|| Vec::with_capacity(64));
+            let mut list = self
+                .spare_lists
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(64));
             list.clear();
             list
         } else {
