@@ -147,6 +147,13 @@ struct ThreatTables {
 }
 
 impl ThreatTables {
+    /// [`ThreatTables::fives_and_fours`] of a shape, as (fives, fours).
+    #[inline]
+    fn fives_and_fours_of(&self, shape: usize) -> (u8, u8) {
+        let byte = self.fives_and_fours[shape];
+        (byte >> 4, byte & 0xF)
+    }
+
     fn get() -> &'static ThreatTables {
         static TABLES: OnceLock<ThreatTables> = OnceLock::new();
         TABLES.get_or_init(|| {
@@ -188,8 +195,14 @@ impl Threat {
 
     /// A move that wins next turn unless the opponent has a five.
     fn is_winning_four(&self) -> bool {
-        self.fours >= 2
+        wins_by_fours(self.fours)
     }
+}
+
+/// Whether a stone making `fours` fours (an open four counting two) wins
+/// next turn unless the opponent has a five: two ways to five.
+fn wins_by_fours(fours: u8) -> bool {
+    fours >= 2
 }
 
 /// Up to two points where a side makes five (without allocating: the
@@ -318,8 +331,7 @@ impl Searcher {
     /// `color` on `i` makes: what the threat searches need, without the rest.
     #[inline]
     fn fives_and_fours(&self, color: Color, i: usize) -> (u8, u8) {
-        let byte = self.tables.fives_and_fours[self.board.shape(color, i)];
-        (byte >> 4, byte & 0xF)
+        self.tables.fives_and_fours_of(self.board.shape(color, i))
     }
 
     fn tick(&mut self) -> bool {
@@ -375,13 +387,12 @@ impl Searcher {
         // and reads a point's whole threat only for a move list.
         for i in self.board.nearby() {
             let (my_shape, their_shape) = (self.board.shape(me, i), self.board.shape(them, i));
-            let (my_fives, my_fours) = self.fives_and_fours(me, i);
-            let (their_fives, their_fours) = self.fives_and_fours(them, i);
+            let (my_fives, my_fours) = self.tables.fives_and_fours_of(my_shape);
+            let (their_fives, their_fours) = self.tables.fives_and_fours_of(their_shape);
             if their_fives > 0 {
                 scan.their_fives.push(i);
             }
-            // Two fours from one stone (an open four counts two) win.
-            if their_fours >= 2 && self.board.legal(i, them) {
+            if wins_by_fours(their_fours) && self.board.legal(i, them) {
                 scan.their_three = true;
             }
             theirs_total += weights.theirs[their_shape];
@@ -393,14 +404,17 @@ impl Searcher {
             if my_fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
-            if my_fours >= 2 {
+            if wins_by_fours(my_fours) {
                 scan.my_winning_four.get_or_insert(i);
             }
             scan.my_four |= my_fours > 0;
             if !MOVES {
                 continue;
             }
-            let (mine, theirs) = (self.threat(me, i), self.threat(them, i));
+            let (mine, theirs) = (
+                self.tables.threats[my_shape],
+                self.tables.threats[their_shape],
+            );
             let score = mine.value * 5 / 4
                 + theirs.value
                 + self.history[side(me) * PADDED + i].clamp(-200, 200);
