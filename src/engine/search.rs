@@ -219,6 +219,29 @@ impl FivePoints {
     }
 }
 
+/// A point a scan lists: its ordering score and what the ranking reads of
+/// the two sides' threats there, in 12 bytes (the whole threats were 32
+/// a point, written for every point of every interior node).
+#[derive(Clone, Copy)]
+struct Listed {
+    score: i32,
+    point: u16,
+    /// It neither threatens (a four or an open three) nor takes a point
+    /// where the opponent would make a four.
+    quiet: bool,
+    /// It answers an opponent's three: it makes a four, or takes a point
+    /// where the opponent would make one.
+    answers_three: bool,
+    /// It makes an open three and no four (the VCT's attacks).
+    makes_three: bool,
+}
+
+impl Listed {
+    fn point(&self) -> usize {
+        usize::from(self.point)
+    }
+}
+
 /// The points of interest of the side to move.
 struct Scan {
     my_five: Option<usize>,
@@ -228,9 +251,9 @@ struct Scan {
     their_three: bool,
     /// The side to move can make a four.
     my_four: bool,
-    /// (point, ordering score, my threat, their threat); empty in a scan
-    /// for a leaf, which needs only the rest.
-    moves: Vec<(usize, i32, Threat, Threat)>,
+    /// The side to move's legal points, with what the ordering needs of
+    /// them; empty in a scan for a leaf, which needs only the rest.
+    moves: Vec<Listed>,
     evaluation: i32,
 }
 
@@ -271,7 +294,7 @@ pub struct Searcher {
     rng: SplitMix64,
     /// Move lists of scans done with, kept for the next scans to fill
     /// (a list a node would otherwise be allocated and freed).
-    spare_lists: Vec<Vec<(usize, i32, Threat, Threat)>>,
+    spare_lists: Vec<Vec<Listed>>,
     /// The same for the VCF's lists of fours.
     spare_fours: Vec<Vec<(usize, Threat)>>,
     /// How many of the best root moves get exact scores (at least one).
@@ -418,7 +441,13 @@ impl Searcher {
             let score = mine.value * 5 / 4
                 + theirs.value
                 + self.history[side(me) * PADDED + i].clamp(-200, 200);
-            scan.moves.push((i, score, mine, theirs));
+            scan.moves.push(Listed {
+                score,
+                point: i as u16,
+                quiet: mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0,
+                answers_three: mine.fours > 0 || theirs.fours > 0,
+                makes_three: mine.open_threes > 0 && mine.fours == 0,
+            });
         }
         // Tried without gain in renju (against Rapfi STRENGTH 60 at 200 ms,
         // 208 games, this evaluation scoring 35.6% the same day): black's
@@ -647,8 +676,8 @@ impl Searcher {
         let mut threes: Vec<(usize, i32)> = scan
             .moves
             .iter()
-            .filter(|(_, _, mine, _)| mine.open_threes > 0 && mine.fours == 0)
-            .map(|&(i, score, _, _)| (i, score))
+            .filter(|m| m.makes_three)
+            .map(|m| (m.point(), m.score))
             .collect();
         threes.sort_by_key(|&(_, s)| -s);
         threes.truncate(8);
@@ -733,39 +762,46 @@ impl Searcher {
 
     /// The moves worth searching here, best first.
     fn candidates(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<usize> {
-        self.ranked(scan, ply, tt_move)
+        self.ranked(scan, scan.moves.clone(), ply, tt_move)
             .into_iter()
-            .map(|(i, _)| i)
+            .map(|m| m.point())
             .collect()
     }
 
-    /// [`Searcher::candidates`], each with whether it is quiet: a stone
-    /// there neither threatens (a four or an open three) nor takes a point
-    /// where the opponent would make a four (read off the scan's threats).
-    /// A point where the opponent would make an open three is quiet: it
-    /// stops a two, which the move count pruning and the reductions may
-    /// leave for later.
-    fn ranked(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<(usize, bool)> {
+    /// `moves`, the scan's list (taken from it or a copy), cut down to the
+    /// moves worth searching here, best first. A move's `quiet` tells
+    /// whether it is quiet: a point where the opponent would make an open
+    /// three is quiet, as it stops a two, which the move count pruning and
+    /// the reductions may leave for later.
+    fn ranked(
+        &self,
+        scan: &Scan,
+        mut moves: Vec<Listed>,
+        ply: usize,
+        tt_move: Option<usize>,
+    ) -> Vec<Listed> {
         if let [block] = scan.their_fives.as_slice()
             && self.board.legal(*block, self.me())
         {
-            return vec![(*block, false)];
+            moves.clear();
+            moves.push(Listed {
+                score: 0,
+                point: *block as u16,
+                quiet: false,
+                answers_three: true,
+                makes_three: false,
+            });
+            return moves;
         }
-        let quiet = |mine: &Threat, theirs: &Threat| {
-            mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0
-        };
-        let mut moves: Vec<(usize, i32, bool)> = scan
-            .moves
-            .iter()
-            // Against a three: block it, or counter with a four.
-            .filter(|(_, _, mine, theirs)| !scan.their_three || mine.fours > 0 || theirs.fours > 0)
-            .map(|(i, s, mine, theirs)| (*i, *s, quiet(mine, theirs)))
-            .collect();
-        for (i, score, _) in moves.iter_mut() {
-            if Some(*i) == tt_move {
-                *score += 1 << 24;
-            } else if ply < MAX_PLY && self.killers[ply].contains(i) {
-                *score += 300;
+        // Against a three: block it, or counter with a four.
+        if scan.their_three {
+            moves.retain(|m| m.answers_three);
+        }
+        for m in moves.iter_mut() {
+            if Some(m.point()) == tt_move {
+                m.score += 1 << 24;
+            } else if ply < MAX_PLY && self.killers[ply].contains(&m.point()) {
+                m.score += 300;
             }
         }
         let width = if scan.their_three {
@@ -776,13 +812,13 @@ impl Searcher {
         .max(1);
         // Best first, equal scores in the scan's order (by point): the
         // best `width` picked out first, and only they sorted.
-        let key = |&(i, s, _): &(usize, i32, bool)| (-s, i);
+        let key = |m: &Listed| (-m.score, m.point);
         if moves.len() > width {
             moves.select_nth_unstable_by_key(width - 1, key);
             moves.truncate(width);
         }
         moves.sort_unstable_by_key(key);
-        moves.into_iter().map(|(i, _, quiet)| (i, quiet)).collect()
+        moves
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -862,9 +898,10 @@ impl Searcher {
                 return self.leaf(&scan, ply, beta);
             }
         }
-        let moves = self.ranked(&scan, ply, tt.map(|e| e.best as usize));
-        self.spare(&mut scan);
+        let list = std::mem::take(&mut scan.moves);
+        let moves = self.ranked(&scan, list, ply, tt.map(|e| e.best as usize));
         if moves.is_empty() {
+            self.spare_lists.push(moves);
             return scan.evaluation;
         }
         // A forced block costs no depth.
@@ -875,14 +912,15 @@ impl Searcher {
         };
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = moves[0].0;
+        let mut best_move = moves[0].point();
         let late = late_move_count(depth, improving, self.board.has_forbidden());
         // The moves searched here that did not cut the search off, for
         // the history (a node has fewer than this, its width, but a node
         // facing a three may have more: the rest go unrecorded).
         let mut failed = [0usize; 32];
         let mut failures = 0;
-        for (n, &(i, quiet)) in moves.iter().enumerate() {
+        for (n, m) in moves.iter().enumerate() {
+            let (i, quiet) = (m.point(), m.quiet);
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
             // in hand (on the principal variation too).
@@ -964,6 +1002,7 @@ impl Searcher {
                 break;
             }
         }
+        self.spare_lists.push(moves);
         let bound = if best <= original_alpha {
             UPPER
         } else if best >= beta {
@@ -1091,7 +1130,7 @@ impl Searcher {
         }
 
         // Iterative deepening, keeping the best move of the last finished iteration.
-        let mut best: Vec<(usize, i32)> = scan.moves.iter().map(|&(i, s, _, _)| (i, s)).collect();
+        let mut best: Vec<(usize, i32)> = scan.moves.iter().map(|m| (m.point(), m.score)).collect();
         best.sort_by_key(|&(_, s)| -s);
         // Equal first choices are told apart by the seed, so games vary.
         let ties = best.iter().take_while(|&&(_, s)| s == best[0].1).count();
