@@ -2,19 +2,26 @@
 //! fours (VCF), threat-space search with threes (VCT), then alpha-beta (PVS)
 //! with iterative deepening, a transposition table, and threat-first move
 //! ordering with killers and history.
+//!
+//! What a stone threatens and the threat-space searches over it are in
+//! [`threats`]; the transposition table in [`table`].
+
+mod table;
+mod threats;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use foldhash::fast::FixedState;
 
-use super::board::{SHAPE_CODES, SearchBoard, shape_lines, side};
+use super::board::{SearchBoard, side};
 use super::eval::{self, ShapeValues, Weights};
-use super::patterns::{Pattern, Tally};
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
-use crate::rules::board::{DIRECTIONS, PADDED};
-use crate::rules::{Color, Point, Position, Variant};
+use crate::rules::board::PADDED;
+use crate::rules::{Color, Position, Variant};
+pub(super) use table::Entry;
+use table::{EXACT, LOWER, UPPER, table_cut};
+use threats::{Threat, ThreatTables, wins_by_fours};
 
 const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses in a known number of plies.
@@ -81,18 +88,6 @@ pub(super) fn prepare(variant: &Variant) {
     }
 }
 
-/// The score a table entry settles a node with, if it was searched deep
-/// enough and its bound decides the window.
-fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
-    let e = entry.filter(|e| i32::from(e.depth) >= depth)?;
-    match e.bound {
-        EXACT => Some(e.score),
-        LOWER if e.score >= beta => Some(e.score),
-        UPPER if e.score <= alpha => Some(e.score),
-        _ => None,
-    }
-}
-
 /// How a searching level searches.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
@@ -109,114 +104,6 @@ pub struct SearchConfig {
     /// large for a deep search, small for a shallow one that would only pay
     /// for filling it.
     pub table_bits: u32,
-}
-
-/// Per-direction weights of what a stone makes, for move ordering (the
-/// evaluation's are fitted: `eval::Weights`).
-///
-/// Measured against fitted alternatives (renju, on positions of the
-/// expert's games against Rapfi STRENGTH 60): a policy fitted to the moves
-/// the expert's search chose with a 300 ms turn (a softmax over a point's
-/// line patterns and strongest combination for both sides, and its distance
-/// from and line to the last two moves; 568 positions) ranked the chosen
-/// move first in 37% of 243 held-out positions and among its first three in
-/// 58%, where this ordering (without the history) did in 40% and 60%. The
-/// evaluation's own point values (the side's plus the opponent's,
-/// `eval::ShapeValues`) did worse than this ordering on the root moves of 99
-/// searches at 200 ms: 27% and 47%, against 34% and 55%. So a policy fitted
-/// over these features is not where the ordering, or the reductions driven
-/// by it, would gain.
-const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
-
-/// What a stone of one side on one point makes, over the four lines.
-#[derive(Clone, Copy)]
-struct Threat {
-    value: i32,
-    fives: u8,
-    fours: u8,
-    open_threes: u8,
-}
-
-/// What a stone makes, by shape code, built once and held by each search.
-struct ThreatTables {
-    threats: Box<[Threat]>,
-    /// The fives (high four bits) and fours (an open four counting two)
-    /// alone, a byte a shape: the threat searches read only these, on
-    /// every point they visit.
-    fives_and_fours: Box<[u8]>,
-}
-
-impl ThreatTables {
-    /// [`ThreatTables::fives_and_fours`] of a shape, as (fives, fours).
-    #[inline]
-    fn fives_and_fours_of(&self, shape: usize) -> (u8, u8) {
-        let byte = self.fives_and_fours[shape];
-        (byte >> 4, byte & 0xF)
-    }
-
-    fn get() -> &'static ThreatTables {
-        static TABLES: OnceLock<ThreatTables> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            let threats: Box<[Threat]> = (0..SHAPE_CODES).map(Threat::of_shape).collect();
-            let fives_and_fours = threats
-                .iter()
-                .map(|t| {
-                    assert!(t.fives < 16 && t.fours < 16, "four bits each");
-                    t.fives << 4 | t.fours
-                })
-                .collect();
-            ThreatTables {
-                threats,
-                fives_and_fours,
-            }
-        })
-    }
-}
-
-impl Threat {
-    fn of_shape(shape: usize) -> Threat {
-        let lines = shape_lines(shape);
-        let tally = Tally::of(&lines);
-        let mut t = Threat {
-            value: lines.iter().map(|&p| WEIGHT[p as usize]).sum(),
-            fives: tally.fives,
-            fours: tally.fours,
-            open_threes: tally.open_threes,
-        };
-        if t.fours >= 2 {
-            t.value += 5000;
-        } else if t.fours == 1 && t.open_threes >= 1 {
-            t.value += 2500;
-        } else if t.open_threes >= 2 {
-            t.value += 1200;
-        }
-        t
-    }
-
-    /// A move that wins next turn unless the opponent has a five.
-    fn is_winning_four(&self) -> bool {
-        wins_by_fours(self.fours)
-    }
-}
-
-/// Whether a stone making `fours` fours (an open four counting two) wins
-/// next turn unless the opponent has a five: two ways to five.
-fn wins_by_fours(fours: u8) -> bool {
-    fours >= 2
-}
-
-/// Up to two points where a side makes five (without allocating: the
-/// VCF asks after every four it plays).
-#[derive(Default)]
-struct FivePoints {
-    points: [usize; 2],
-    len: usize,
-}
-
-impl FivePoints {
-    fn as_slice(&self) -> &[usize] {
-        &self.points[..self.len]
-    }
 }
 
 /// A point a scan lists: its ordering score and what the ranking reads of
@@ -256,19 +143,6 @@ struct Scan {
     moves: Vec<Listed>,
     evaluation: i32,
 }
-
-#[derive(Clone, Copy, Default)]
-pub(super) struct Entry {
-    hash: u64,
-    best: u16,
-    depth: i8,
-    bound: u8,
-    score: i32,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
 
 pub struct Searcher {
     board: SearchBoard,
@@ -468,305 +342,6 @@ impl Searcher {
         scan.evaluation =
             (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
         scan
-    }
-
-    /// Victory by continuous fours for the side to move: every attacking
-    /// move is a four, so every reply is forced. Returns the first move and
-    /// the plies to the five.
-    fn vcf(&mut self, depth: u32) -> Option<(usize, u32)> {
-        if self.tick() {
-            return None;
-        }
-        // A position that failed as deep before is not scanned again. (It
-        // had no five for either side: the scan below returns on finding
-        // one, before a failure is kept.)
-        let key = self.vcf_key();
-        if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
-            return None;
-        }
-        let mut fours = self.spare_fours.pop().unwrap_or_default();
-        fours.clear();
-        let found = self.vcf_among(depth, key, &mut fours);
-        self.spare_fours.push(fours);
-        found
-    }
-
-    /// [`Searcher::vcf`] past its cache, with a list to gather the fours in.
-    fn vcf_among(
-        &mut self,
-        depth: u32,
-        key: u64,
-        fours: &mut Vec<(usize, Threat)>,
-    ) -> Option<(usize, u32)> {
-        let attacker = self.me();
-        let defender = attacker.opponent();
-        // A point where a stone makes four or five has a stone of that side
-        // within two points on that line.
-        for i in self.board.nearby() {
-            let (my_fives, my_fours) = self.fives_and_fours(attacker, i);
-            if my_fives > 0 {
-                return Some((i, 1));
-            }
-            if self.fives_and_fours(defender, i).0 > 0 {
-                // The defender threatens five: no free four to play.
-                return None;
-            }
-            if my_fours > 0 && self.board.legal(i, attacker) {
-                fours.push((i, self.threat(attacker, i)));
-            }
-        }
-        if depth == 0 {
-            return None;
-        }
-        // Strongest first, equal ones by point (the order they were found).
-        fours.sort_unstable_by_key(|&(i, t)| (-t.value, i));
-        for &(i, threat) in fours.iter() {
-            if threat.is_winning_four() {
-                return Some((i, 3));
-            }
-            // Neither side has a five to make (the loop above returns on
-            // one), so after a stone the only fives are on the lines where
-            // it made a four: the others need no looking along.
-            let lines = self.four_lines(attacker, i);
-            self.board.make(i);
-            let blocks = self.five_points_along(i, attacker, lines);
-            let plies = match blocks.as_slice() {
-                [] => None,
-                // The defender may not block there (renju): five next move.
-                [q] if !self.board.legal(*q, defender) => Some(3),
-                [q] => {
-                    let q = *q;
-                    let lines = self.four_lines(defender, q);
-                    self.board.make(q);
-                    let plies = if self.five_points_along(q, defender, lines).len == 0 {
-                        self.vcf(depth - 1).map(|(_, plies)| plies + 2)
-                    } else {
-                        None
-                    };
-                    self.board.unmake();
-                    plies
-                }
-                // Two ways to five: the defender cannot stop both.
-                [_, _, ..] => Some(3),
-            };
-            self.board.unmake();
-            if let Some(plies) = plies {
-                return Some((i, plies));
-            }
-            if self.stopped {
-                return None;
-            }
-        }
-        if !self.stopped {
-            self.vcf_failed.insert(key, depth);
-        }
-        None
-    }
-
-    /// The VCF cache key: the stones and who attacks.
-    fn vcf_key(&self) -> u64 {
-        match self.me() {
-            Color::Black => self.board.hash,
-            Color::White => self.board.hash ^ 0x9E37_79B9_7F4A_7C15,
-        }
-    }
-
-    /// Whether the opponent would win by continuous fours if it were their
-    /// move now.
-    fn opponent_vcf(&mut self, depth: u32) -> bool {
-        let me = self.me();
-        self.board.to_move = me.opponent();
-        let found = self.vcf(depth).is_some();
-        self.board.to_move = me;
-        found
-    }
-
-    /// Of the root moves, those after which the opponent has no win by
-    /// continuous fours (all of them if none does, or none is left).
-    fn safe_root_moves(&mut self, moves: Vec<usize>) -> Vec<usize> {
-        if !self.opponent_vcf(self.config.vcf_depth) {
-            return moves;
-        }
-        let mut safe = Vec::new();
-        for &i in &moves {
-            self.board.make(i);
-            if self.vcf(self.config.vcf_depth).is_none() {
-                safe.push(i);
-            }
-            self.board.unmake();
-            if self.stopped {
-                break;
-            }
-        }
-        if safe.is_empty() || self.stopped {
-            moves
-        } else {
-            safe
-        }
-    }
-
-    /// The first two empty points (in direction order, each line nearer
-    /// end first) on the lines through `i` where `color` makes five: no
-    /// caller needs more than to tell none, one, and two or more apart.
-    fn five_points_through(&self, i: usize, color: Color) -> FivePoints {
-        self.five_points_along(i, color, 0b1111)
-    }
-
-    /// The lines (a bit a direction) along which a stone of `color` on the
-    /// empty point `i` would make a four (or an open four).
-    fn four_lines(&self, color: Color, i: usize) -> u8 {
-        (0..4)
-            .filter(|&d| {
-                matches!(
-                    self.board.pattern(color, d, i),
-                    Pattern::Four | Pattern::OpenFour
-                )
-            })
-            .fold(0, |lines, d| lines | 1 << d)
-    }
-
-    /// [`Searcher::five_points_through`] along the lines in `lines` alone
-    /// (a bit a direction).
-    fn five_points_along(&self, i: usize, color: Color, lines: u8) -> FivePoints {
-        let mut out = FivePoints::default();
-        let reach = 5usize;
-        for (d, &step) in DIRECTIONS.iter().enumerate() {
-            if lines & 1 << d == 0 {
-                continue;
-            }
-            for sign in [-1isize, 1] {
-                let mut j = i as isize;
-                for _ in 0..reach {
-                    j += sign * step as isize;
-                    let ju = j as usize;
-                    if !self.board.points_contains(ju) {
-                        break;
-                    }
-                    // A point lies on one line through `i`: no repeats.
-                    if self.board.is_empty(ju) && self.board.pattern(color, d, ju) == Pattern::Five
-                    {
-                        out.points[out.len] = ju;
-                        out.len += 1;
-                        if out.len == 2 {
-                            return out;
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Threat-space search with threes: the attacker plays fours and open
-    /// threes; after a three, every defence (blocking points and the
-    /// defender's own fours) is tried. Returns the attacker's first move.
-    ///
-    /// Deeper threat searches do not pay here: a proof-number search over
-    /// the same threats (a counter-four blocked, the three then defended
-    /// again) proved 3, 13 and 38 of the 148 positions of
-    /// `examples/data/forced-wins.txt` at 10^4, 10^5 and 10^6 positions
-    /// looked at (about 4 µs each), where the main search proves 141 in
-    /// 3 s: most of those wins need a quiet move, or more positions than
-    /// that. Given 15% or 30% of the root's time it proved no more of them
-    /// at 200 ms.
-    fn vct(&mut self, depth: u32) -> Option<usize> {
-        if self.tick() || depth == 0 {
-            return None;
-        }
-        if let Some((first, _)) = self.vcf(self.config.vcf_depth.min(6)) {
-            return Some(first);
-        }
-        let attacker = self.me();
-        let defender = attacker.opponent();
-        let scan = self.scan();
-        if !scan.their_fives.is_empty() {
-            return None;
-        }
-        let mut threes: Vec<(usize, i32)> = scan
-            .moves
-            .iter()
-            .filter(|m| m.makes_three)
-            .map(|m| (m.point(), m.score))
-            .collect();
-        threes.sort_by_key(|&(_, s)| -s);
-        threes.truncate(8);
-        for (i, _) in threes {
-            self.board.make(i);
-            let mut defended = false;
-            let defences = self.defences(attacker);
-            for q in defences {
-                if !self.board.legal(q, defender) {
-                    continue;
-                }
-                self.board.make(q);
-                let wins = self.vct(depth - 1).is_some();
-                self.board.unmake();
-                if !wins || self.stopped {
-                    defended = true;
-                    break;
-                }
-            }
-            self.board.unmake();
-            if !defended && !self.stopped {
-                return Some(i);
-            }
-            if self.stopped {
-                return None;
-            }
-        }
-        None
-    }
-
-    /// The defender's replies to the attacker's three (defender to move):
-    /// points where the attacker would make a four or five, and the
-    /// defender's own fours.
-    fn defences(&self, attacker: Color) -> Vec<usize> {
-        let defender = attacker.opponent();
-        let mut out = Vec::new();
-        for i in self.board.nearby() {
-            let (their_fives, their_fours) = self.fives_and_fours(attacker, i);
-            let (my_fives, my_fours) = self.fives_and_fours(defender, i);
-            if their_fives + their_fours + my_fives + my_fours > 0 {
-                out.push(i);
-            }
-        }
-        out
-    }
-
-    fn slot(&self) -> usize {
-        (self.board.hash >> (64 - self.config.table_bits)) as usize
-    }
-
-    /// Keeps what a node `ply` plies from the root found. A win or loss is
-    /// kept as plies from this node, so that it holds whatever the root
-    /// (the table outlives one search).
-    fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize, ply: usize) {
-        let slot = self.slot();
-        let ply = ply as i32;
-        let score = match score {
-            s if s > WIN_THRESHOLD => s + ply,
-            s if s < -WIN_THRESHOLD => s - ply,
-            s => s,
-        };
-        self.table[slot] = Entry {
-            hash: self.board.hash,
-            best: best as u16,
-            depth: depth.clamp(0, 127) as i8,
-            bound,
-            score,
-        };
-    }
-
-    /// What the table holds of this node, `ply` plies from the root.
-    fn probe(&self, ply: usize) -> Option<Entry> {
-        let mut e = self.table[self.slot()];
-        let ply = ply as i32;
-        e.score = match e.score {
-            s if s > WIN_THRESHOLD => s - ply,
-            s if s < -WIN_THRESHOLD => s + ply,
-            s => s,
-        };
-        (e.bound != 0 && e.hash == self.board.hash).then_some(e)
     }
 
     /// The moves worth searching here, best first.
@@ -1249,78 +824,12 @@ impl Searcher {
             ..d
         })
     }
-
-    /// The principal variation from `first`: the best moves the
-    /// transposition table holds, as far as `length` plies (or the five).
-    fn table_line(&mut self, first: usize, length: usize) -> Vec<Point> {
-        let mut line = vec![first];
-        let mut made = 0;
-        let mut i = first;
-        while line.len() <= length {
-            if self.fives_and_fours(self.me(), i).0 > 0 {
-                break;
-            }
-            self.board.make(i);
-            made += 1;
-            let Some(entry) = self.probe(made) else { break };
-            i = usize::from(entry.best);
-            if line.len() == length
-                || !self.board.points_contains(i)
-                || !self.board.is_empty(i)
-                || !self.board.legal(i, self.me())
-            {
-                break;
-            }
-            line.push(i);
-        }
-        for _ in 0..made {
-            self.board.unmake();
-        }
-        line.into_iter().map(SearchBoard::point).collect()
-    }
-
-    /// The line of a win by continuous fours found from here, starting
-    /// with `first`: each four and the block it forces, to the five (or
-    /// to the four the defender cannot stop).
-    fn vcf_line(&mut self, first: usize, plies: u32) -> Vec<Point> {
-        let attacker = self.me();
-        let mut line = Vec::new();
-        let mut made = 0;
-        let mut next = Some((first, plies));
-        while let Some((i, plies)) = next.take() {
-            line.push(i);
-            if plies <= 1 {
-                break;
-            }
-            self.board.make(i);
-            made += 1;
-            let blocks = self.five_points_through(i, attacker);
-            let block = match *blocks.as_slice() {
-                [block] if self.board.legal(block, attacker.opponent()) => block,
-                // An open four: whichever end is blocked, the other makes five.
-                [first_end, other_end, ..] if self.board.legal(first_end, attacker.opponent()) => {
-                    line.push(first_end);
-                    line.push(other_end);
-                    break;
-                }
-                _ => break,
-            };
-            line.push(block);
-            self.board.make(block);
-            made += 1;
-            next = self.vcf(self.config.vcf_depth);
-        }
-        for _ in 0..made {
-            self.board.unmake();
-        }
-        line.into_iter().map(SearchBoard::point).collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{ForbiddenPolicy, Variant};
+    use crate::rules::{ForbiddenPolicy, Point, Variant};
 
     /// A move that only tied the best score scored a bound, not a value:
     /// the first of equal scores is the one searched exactly.

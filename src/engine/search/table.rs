@@ -1,0 +1,103 @@
+//! The transposition table: what each position searched was worth, to
+//! what depth and bound, and its best move, kept across the searches of a
+//! game.
+
+use super::{Searcher, WIN_THRESHOLD};
+use crate::engine::board::SearchBoard;
+use crate::rules::Point;
+
+/// The score a table entry settles a node with, if it was searched deep
+/// enough and its bound decides the window.
+pub(super) fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+    let e = entry.filter(|e| i32::from(e.depth) >= depth)?;
+    match e.bound {
+        EXACT => Some(e.score),
+        LOWER if e.score >= beta => Some(e.score),
+        UPPER if e.score <= alpha => Some(e.score),
+        _ => None,
+    }
+}
+
+/// What the table holds of one position: its hash (to tell it from the
+/// others of its slot), best move, the depth searched, the bound (0: an
+/// empty slot) and the score.
+#[derive(Clone, Copy, Default)]
+pub(in crate::engine) struct Entry {
+    hash: u64,
+    pub(super) best: u16,
+    depth: i8,
+    pub(super) bound: u8,
+    pub(super) score: i32,
+}
+
+pub(super) const EXACT: u8 = 1;
+pub(super) const LOWER: u8 = 2;
+pub(super) const UPPER: u8 = 3;
+
+impl Searcher {
+    /// The slot of the position on the board: the hash's high bits.
+    pub(super) fn slot(&self) -> usize {
+        (self.board.hash >> (64 - self.config.table_bits)) as usize
+    }
+
+    /// Keeps what a node `ply` plies from the root found. A win or loss is
+    /// kept as plies from this node, so that it holds whatever the root
+    /// (the table outlives one search).
+    pub(super) fn store(&mut self, depth: i32, score: i32, bound: u8, best: usize, ply: usize) {
+        let slot = self.slot();
+        let ply = ply as i32;
+        let score = match score {
+            s if s > WIN_THRESHOLD => s + ply,
+            s if s < -WIN_THRESHOLD => s - ply,
+            s => s,
+        };
+        self.table[slot] = Entry {
+            hash: self.board.hash,
+            best: best as u16,
+            depth: depth.clamp(0, 127) as i8,
+            bound,
+            score,
+        };
+    }
+
+    /// What the table holds of this node, `ply` plies from the root.
+    pub(super) fn probe(&self, ply: usize) -> Option<Entry> {
+        let mut e = self.table[self.slot()];
+        let ply = ply as i32;
+        e.score = match e.score {
+            s if s > WIN_THRESHOLD => s - ply,
+            s if s < -WIN_THRESHOLD => s + ply,
+            s => s,
+        };
+        (e.bound != 0 && e.hash == self.board.hash).then_some(e)
+    }
+
+    /// The principal variation from `first`: the best moves the
+    /// transposition table holds, as far as `length` plies (or the five).
+    pub(super) fn table_line(&mut self, first: usize, length: usize) -> Vec<Point> {
+        let mut line = vec![first];
+        let mut made = 0;
+        let mut i = first;
+        while line.len() <= length {
+            if self.fives_and_fours(self.me(), i).0 > 0 {
+                break;
+            }
+            self.board.make(i);
+            made += 1;
+            let Some(entry) = self.probe(made) else { break };
+            i = usize::from(entry.best);
+            if line.len() == length
+                || !self.board.points_contains(i)
+                || !self.board.is_empty(i)
+                || !self.board.legal(i, self.me())
+            {
+                break;
+            }
+            line.push(i);
+        }
+        for _ in 0..made {
+            self.board.unmake();
+        }
+        line.into_iter().map(SearchBoard::point).collect()
+    }
+}
