@@ -36,7 +36,7 @@ pub(super) const UPPER: u8 = 3;
 
 impl Searcher {
     /// The slot of the position on the board: the hash's high bits.
-    pub(super) fn slot(&self) -> usize {
+    fn slot(&self) -> usize {
         (self.board.hash >> (64 - self.config.table_bits)) as usize
     }
 

@@ -31,7 +31,7 @@ const WEIGHT: [i32; 9] = [0, 2, 6, 6, 50, 60, 800, 20_000, 0];
 #[derive(Clone, Copy)]
 pub(super) struct Threat {
     pub(super) value: i32,
-    pub(super) fives: u8,
+    fives: u8,
     pub(super) fours: u8,
     pub(super) open_threes: u8,
 }
@@ -107,7 +107,7 @@ pub(super) fn wins_by_fours(fours: u8) -> bool {
 /// Up to two points where a side makes five (without allocating: the
 /// VCF asks after every four it plays).
 #[derive(Default)]
-pub(super) struct FivePoints {
+struct FivePoints {
     points: [usize; 2],
     len: usize,
 }
@@ -222,7 +222,7 @@ impl Searcher {
 
     /// Whether the opponent would win by continuous fours if it were their
     /// move now.
-    pub(super) fn opponent_vcf(&mut self, depth: u32) -> bool {
+    fn opponent_vcf(&mut self, depth: u32) -> bool {
         let me = self.me();
         self.board.to_move = me.opponent();
         let found = self.vcf(depth).is_some();
@@ -257,7 +257,7 @@ impl Searcher {
     /// The first two empty points (in direction order, each line nearer
     /// end first) on the lines through `i` where `color` makes five: no
     /// caller needs more than to tell none, one, and two or more apart.
-    pub(super) fn five_points_through(&self, i: usize, color: Color) -> FivePoints {
+    fn five_points_through(&self, i: usize, color: Color) -> FivePoints {
         self.five_points_along(i, color, 0b1111)
     }
 
