@@ -738,10 +738,25 @@ impl Searcher {
             let pick = self.rng.below(ties);
             best.swap(0, pick);
         }
+        // The move the table holds for this position goes first, and stays
+        // among the root's moves at every depth: the game's last search
+        // met the position two plies down and may have seen deeper there
+        // than this search's first iterations will (a win through a quiet
+        // move that the root's ordering leaves out of its width, and that
+        // only the table's entries below it show). A fresh table holds
+        // none: searches of a position alone are unchanged.
+        let table_move = self
+            .probe(0)
+            .map(|e| usize::from(e.best))
+            .filter(|&i| best.iter().any(|&(j, _)| j == i));
+        if let Some(at) = table_move.and_then(|i| best.iter().position(|&(j, _)| j == i)) {
+            let first = best.remove(at);
+            best.insert(0, first);
+        }
         let mut depth_reached = 0;
         // Refute the opponent's continuous fours before anything else.
         let safe = if self.config.leaf_vcf_depth > 0 && scan.their_fives.is_empty() {
-            let moves = self.candidates(&scan, 0, None);
+            let moves = self.candidates(&scan, 0, table_move);
             Some(self.safe_root_moves(moves))
         } else {
             None
@@ -761,6 +776,11 @@ impl Searcher {
                         .take(self.config.width)
                         .map(|&(i, _)| i)
                         .collect();
+                }
+                if let Some(i) = table_move
+                    && !moves.contains(&i)
+                {
+                    moves.insert(moves.len().min(1), i);
                 }
                 if let Some(safe) = &safe {
                     moves.retain(|i| safe.contains(i));
@@ -905,6 +925,69 @@ mod tests {
         assert_eq!(exact_replies(3), [true, true, true]);
         assert!(exact_replies(1)[0]);
         assert!(exact_replies(1)[1..].contains(&false));
+    }
+
+    /// A search of a game plays the move its table holds for the root: a
+    /// win the game's last search found two plies down is played, though
+    /// it starts with a quiet move the root's ordering leaves out of its
+    /// width. From a renju game against Rapfi: white's h13 threatens h12,
+    /// a four black may only block on h11, a double three for black. The
+    /// expert searching this position afresh, its root's 24 moves without
+    /// h13, judged every move lost.
+    #[test]
+    fn the_tables_move_for_the_root_is_searched_at_every_depth() {
+        let expert = SearchConfig {
+            max_depth: 40,
+            width: 24,
+            vcf_depth: 16,
+            vct_depth: 3,
+            leaf_vcf_depth: 6,
+            table_bits: 18,
+        };
+        let mut position = Position::new(Variant::renju(ForbiddenPolicy::Reject));
+        for (x, y) in [
+            (7, 7),
+            (7, 6),
+            (9, 5),
+            (8, 6),
+            (8, 4),
+            (8, 7),
+            (6, 5),
+            (8, 8),
+            (8, 5),
+            (7, 5),
+            (6, 4),
+            (6, 6),
+            (9, 6),
+            (5, 6),
+            (4, 6),
+            (8, 10),
+            (8, 9),
+        ] {
+            position.play(Point::new(x, y)).unwrap();
+        }
+        let h13 = Point::new(7, 2);
+        let limits = Limits {
+            time: std::time::Duration::from_secs(60),
+            nodes: Some(300_000),
+            seed: 1,
+            candidates: 1,
+        };
+        // A search wide enough to see h13 fills the table below the root
+        // (the root's own entry is not kept) ...
+        let wide = SearchConfig {
+            width: 64,
+            ..expert
+        };
+        let (found, table) = Searcher::new(&position, wide, &limits, Vec::new()).run_keeping();
+        let found = found.unwrap();
+        assert_eq!((found.point, found.forced_win_in), (h13, Some(5)));
+        // ... and the entry a search two plies up leaves for this position
+        // names h13, as the game's had.
+        let mut searcher = Searcher::new(&position, expert, &limits, table);
+        searcher.store(9, WIN - 5, LOWER, SearchBoard::index(h13), 0);
+        let decision = searcher.run().unwrap();
+        assert_eq!((decision.point, decision.forced_win_in), (h13, Some(5)));
     }
 
     /// The search evaluates a quiet position as the weights applied to the
