@@ -321,6 +321,22 @@ pub fn think_remembering(
     }
 }
 
+/// How the expert searches.
+const EXPERT: search::SearchConfig = search::SearchConfig {
+    max_depth: 40,
+    // 24 rather than 18: against Rapfi STRENGTH 60 at 200 ms, renju
+    // 38.0% (18: 28.4% the same day) and freestyle 55.3% (50.0%); 10
+    // scored 15.4% in renju. Measured again on another day, 24 scored
+    // 33.9% and 46.2%, and 30 no better (36.8% and 51.2% over two
+    // matches each, 416 games): 208-game matches differ by up to 9
+    // points from day to day.
+    width: 24,
+    vcf_depth: 16,
+    vct_depth: 3,
+    leaf_vcf_depth: 6,
+    table_bits: 18,
+};
+
 /// The expert's own thought, without its book: exact play near the end of
 /// a small board, else the deep search (the book is written with it).
 pub(crate) fn expert(
@@ -344,19 +360,5 @@ pub(crate) fn expert(
         limits.time = limits.time.saturating_sub(started.elapsed());
         limits.nodes = limits.nodes.map(|n| n / 2);
     }
-    let config = search::SearchConfig {
-        max_depth: 40,
-        // 24 rather than 18: against Rapfi STRENGTH 60 at 200 ms, renju
-        // 38.0% (18: 28.4% the same day) and freestyle 55.3% (50.0%); 10
-        // scored 15.4% in renju. Measured again on another day, 24 scored
-        // 33.9% and 46.2%, and 30 no better (36.8% and 51.2% over two
-        // matches each, 416 games): 208-game matches differ by up to 9
-        // points from day to day.
-        width: 24,
-        vcf_depth: 16,
-        vct_depth: 3,
-        leaf_vcf_depth: 6,
-        table_bits: 18,
-    };
-    search(position, config, &limits, memory)
+    search(position, EXPERT, &limits, memory)
 }

@@ -936,14 +936,7 @@ mod tests {
     /// h13, judged every move lost.
     #[test]
     fn the_tables_move_for_the_root_is_searched_at_every_depth() {
-        let expert = SearchConfig {
-            max_depth: 40,
-            width: 24,
-            vcf_depth: 16,
-            vct_depth: 3,
-            leaf_vcf_depth: 6,
-            table_bits: 18,
-        };
+        let expert = crate::engine::EXPERT;
         let mut position = Position::new(Variant::renju(ForbiddenPolicy::Reject));
         for (x, y) in [
             (7, 7),
