@@ -747,12 +747,11 @@ impl Searcher {
         // none: searches of a position alone are unchanged.
         let table_move = self
             .probe(0)
-            .map(|e| usize::from(e.best))
-            .filter(|&i| best.iter().any(|&(j, _)| j == i));
-        if let Some(at) = table_move.and_then(|i| best.iter().position(|&(j, _)| j == i)) {
-            let first = best.remove(at);
-            best.insert(0, first);
-        }
+            .and_then(|e| best.iter().position(|&(i, _)| i == usize::from(e.best)))
+            .map(|at| {
+                best[..=at].rotate_right(1);
+                best[0].0
+            });
         let mut depth_reached = 0;
         // Refute the opponent's continuous fours before anything else.
         let safe = if self.config.leaf_vcf_depth > 0 && scan.their_fives.is_empty() {
