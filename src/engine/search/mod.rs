@@ -571,16 +571,18 @@ impl Searcher {
             // by that search: +1.9 (±3.2) over all 1,248. From the second
             // defence on, -2.9 (±7.3) over 208.
             //
-            // Screened, not yet decided, in renju (against Rapfi STRENGTH 60
-            // at 200 ms, four 208-game matches each paired game by game with
-            // one of this search the same day, which scored 44.6%, with the
-            // books compiled in, not books written by it): fail-high
-            // reductions, where a quiet node with a null window (beta not a
-            // win or a loss) has a static value at least 110 a ply above
-            // beta, every move that makes no four and takes no point of the
-            // opponent's four searched a ply shallower: +2.9 points (95%
-            // ±4.0) over 832 pairs, as black +3.4 (±6.0), as white +2.4
-            // (±5.2); depth p90 11–12 at 200 ms where this search reaches 11.
+            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+            // 208-game matches each paired game by game with one of this
+            // search the same day): fail-high reductions, where a quiet node
+            // with a null window (beta not a win or a loss) has a static value
+            // at least 110 a ply above beta, every move that makes no four and
+            // takes no point of the opponent's four searched a ply shallower.
+            // With the books compiled in, +2.9 points (95% ±4.0) over 832
+            // pairs (this search 44.6% on a slow day); then with books written
+            // by that search, on a fast day (this search 48.9% over 1,248
+            // games), +1.4 (±3.4) over 1,248 pairs, as black +0.2 (±5.0), as
+            // white +2.6 (±4.6): 50.4% against 48.9%, depth p90 12 where this
+            // search reaches 11.
             let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             self.board.make(i);
             let score = if n == 0 {
