@@ -434,6 +434,23 @@ mod tests {
         }
     }
 
+    /// The brain keeps 20 ms of its turn in hand, or a tenth of it if
+    /// that is less, of the turn or of a fifteenth of the match time left.
+    #[test]
+    fn the_brain_keeps_twenty_ms_or_a_tenth_of_its_turn_in_hand() {
+        let given = |turn_ms: u64, left_ms: Option<u64>| {
+            let mut brain = Brain::new(Level::Expert);
+            brain.timeout_turn = Duration::from_millis(turn_ms);
+            brain.time_left = left_ms.map(Duration::from_millis);
+            brain.budget().as_millis()
+        };
+        assert_eq!(given(200, None), 180);
+        assert_eq!(given(1000, None), 980);
+        assert_eq!(given(100, None), 90);
+        assert_eq!(given(1000, Some(1500)), 90);
+        assert_eq!(given(3, None), 5);
+    }
+
     #[test]
     fn a_move_past_its_budget_says_where_its_time_went() {
         let report = turn(214, 170)
