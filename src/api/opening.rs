@@ -42,9 +42,11 @@ pub struct OpeningBody {
     /// the other player, `false` to keep them.
     pub swap: Option<bool>,
     /// Phase `declare` (Yamaguchi): how many fifth moves black will offer, 1–10.
+    #[schema(minimum = 1, maximum = 10)]
     pub declare: Option<u8>,
-    /// Phase `offer`: black's fifth moves, as many as `opening.offer_count`,
-    /// no two the same up to a symmetry of the position.
+    /// Phase `offer`: black's fifth moves, as many as `opening.offer_count`
+    /// (1–10), no two the same up to a symmetry of the position.
+    #[schema(min_items = 1, max_items = 10)]
     pub offer: Option<Vec<PointRequest>>,
     /// Phase `choose`: the offered fifth move white takes (played as move 5).
     pub choose: Option<PointRequest>,
@@ -271,4 +273,25 @@ pub async fn opening_action(
         outcome.game.version,
         moves_played(&outcome),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The document bounds a declared count, and an offer's length, as the
+    /// rules do, so that a client checking its request against the
+    /// document is not refused for a count the document allowed.
+    #[test]
+    fn the_document_bounds_declared_counts_as_the_rules_do() {
+        let schema = serde_json::to_value(<OpeningBody as utoipa::PartialSchema>::schema())
+            .expect("a schema as JSON");
+        let most = f64::from(crate::rules::MAX_DECLARED);
+        let declare = &schema["properties"]["declare"];
+        assert_eq!(declare["minimum"].as_f64(), Some(1.0), "{declare}");
+        assert_eq!(declare["maximum"].as_f64(), Some(most), "{declare}");
+        let offer = &schema["properties"]["offer"];
+        assert_eq!(offer["minItems"].as_u64(), Some(1), "{offer}");
+        assert_eq!(offer["maxItems"].as_f64(), Some(most), "{offer}");
+    }
 }
