@@ -286,12 +286,12 @@ mod tests {
     fn the_document_bounds_declared_counts_as_the_rules_do() {
         let schema = serde_json::to_value(<OpeningBody as utoipa::PartialSchema>::schema())
             .expect("a schema as JSON");
-        let most = f64::from(crate::rules::MAX_DECLARED);
+        let most = u64::from(crate::rules::MAX_DECLARED);
         let declare = &schema["properties"]["declare"];
-        assert_eq!(declare["minimum"].as_f64(), Some(1.0), "{declare}");
-        assert_eq!(declare["maximum"].as_f64(), Some(most), "{declare}");
+        assert_eq!(declare["minimum"].as_u64(), Some(1), "{declare}");
+        assert_eq!(declare["maximum"].as_u64(), Some(most), "{declare}");
         let offer = &schema["properties"]["offer"];
         assert_eq!(offer["minItems"].as_u64(), Some(1), "{offer}");
-        assert_eq!(offer["maxItems"].as_f64(), Some(most), "{offer}");
+        assert_eq!(offer["maxItems"].as_u64(), Some(most), "{offer}");
     }
 }
