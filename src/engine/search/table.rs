@@ -1,6 +1,14 @@
 //! The transposition table: what each position searched was worth, to
 //! what depth and bound, and its best move, kept across the searches of a
-//! game.
+//! game. Each position has one slot, and a new entry replaces the old.
+//!
+//! Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms, two
+//! 208-game matches each paired game by game with one of the table above the
+//! same day, which scored 50.8% over 416 games): buckets of two slots, the
+//! first keeping the deepest entry of the search (an entry of an earlier
+//! move's search giving way to any), the second taking the rest, both
+//! probed: -3.5 points (95% ±5.3) over 416 pairs, as black -2.6 (±8.0), as
+//! white -4.3 (±7.1).
 
 use super::{Searcher, WIN_THRESHOLD};
 use crate::engine::board::SearchBoard;
