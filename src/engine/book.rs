@@ -225,14 +225,19 @@ pub fn read(text: &str, variant: &Variant) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
-/// The positions [`engine_fingerprint`] searches: three openings with
-/// white to move and two positions of five stones with black to move.
-const FINGERPRINT_POSITIONS: [&str; 5] = [
+/// The positions [`engine_fingerprint`] searches: three openings and two
+/// positions of five stones with white to move, and two positions of four
+/// stones with black to move (until these two, a change to how the expert
+/// plays black alone, such as an evaluation by the colour it plays, left
+/// the fingerprint as it was).
+const FINGERPRINT_POSITIONS: [&str; 7] = [
     "h8 h9 h10",
     "h8 i9 j10",
     "h8 i9 i11",
     "h8 h9 j10 i10 g8",
     "h8 i9 g10 h10 i8",
+    "h8 h9 j10 i10",
+    "h8 i9 g10 h10",
 ];
 
 /// Nodes the expert searches each of [`FINGERPRINT_POSITIONS`] for.
