@@ -372,12 +372,12 @@ impl Searcher {
         // over 624 pairs, made of +11.9 (±7.4) as black and -6.6 (±5.8) as
         // white, alike in each match. Used only where the search plays black
         // (white's values as before), with the renju book that search wrote:
-        // +1.0 (±5.8) over 416 pairs, as black -2.4 (±8.8), as white +4.3
-        // (±7.7); with the book compiled in, +6.5 (±8.3) over 208, as black
+        // +2.7 (±4.8) over 624 pairs, as black +1.4 (±7.2), as white +4.0
+        // (±6.3); with the book compiled in, +6.5 (±8.3) over 208, as black
         // +9.1 (±12.0). As black with the book compiled in, +11.2 (±6.3) over
-        // 416 pairs in all: the book it writes, or luck, takes it away. 5-15%
-        // fewer positions a second (black's suspect points judged in every
-        // white node). The code: docs/experiments/threat-masks.patch.
+        // 416 pairs in all: the book it writes, or luck, takes most of it
+        // away. 5-15% fewer positions a second (black's suspect points judged
+        // in every white node). The code: docs/experiments/threat-masks.patch.
         scan.evaluation =
             (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
         scan
