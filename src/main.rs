@@ -115,6 +115,18 @@ struct TuneArgs {
     /// (src/engine/eval holds those in use).
     #[arg(long)]
     classes: Option<std::path::PathBuf>,
+    /// Fit the values of the threat masks (which threats each side has
+    /// anywhere: four-threes, fours, double threes, threes, and whether the
+    /// side to move faces an open three) on top of the shape weights and
+    /// the class values instead of the weights, and write them to this
+    /// directory, a file for each set of weights (src/engine/eval holds
+    /// those in use).
+    #[arg(long, conflicts_with = "classes")]
+    threats: Option<std::path::PathBuf>,
+    /// Whose class and threat values are fitted, by the colour the expert
+    /// plays (renju has a set for each; other rule sets one for both).
+    #[arg(long, default_value = "white")]
+    player: String,
 }
 
 #[derive(clap::Args)]
@@ -273,11 +285,16 @@ fn openings_variant(
 }
 
 fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use gobang::engine::eval::{ClassValues, Weights};
+    use gobang::engine::eval::{ClassValues, ThreatValues, Weights};
     use gobang::rules::Color;
     use gobang::tune::{self, TuneConfig};
 
     let (_, variant) = openings_variant(&args.rules, "tuning plays")?;
+    let player = match args.player.as_str() {
+        "black" => Color::Black,
+        "white" => Color::White,
+        other => return Err(format!("--player is black or white, not {other:?}").into()),
+    };
     if !(0.0..=1.0).contains(&args.outcome) {
         return Err(format!(
             "--outcome {} is not from 0 to 1: it is how much of the aim is the game's result",
@@ -341,8 +358,9 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             .partition(|&(n, _)| (n / run) % 5 == 0);
         let test: Vec<_> = test.into_iter().map(|(_, s)| s.clone()).collect();
         let train: Vec<_> = train.into_iter().map(|(_, s)| s.clone()).collect();
-        let classes = ClassValues::for_mover(&variant, mover);
-        let before_loss = tune::loss(&before.vector(), classes, &test);
+        let classes = ClassValues::for_mover(&variant, mover, player);
+        let threats = ThreatValues::for_mover(&variant, mover, player);
+        let before_loss = tune::loss(&before.vector(), classes, threats, &test);
         if let Some(dir) = &args.classes {
             // The regularisation that predicts the held-out fifth best.
             println!(
@@ -351,24 +369,44 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             );
             let mut best = (before_loss, classes.clone());
             for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
-                let fitted = tune::fit_classes(&train, &before, classes, ridge);
-                let loss = tune::loss(&before.vector(), &fitted, &test);
+                let fitted = tune::fit_classes(&train, &before, threats, classes, ridge);
+                let loss = tune::loss(&before.vector(), &fitted, threats, &test);
                 println!("  class values fitted with ridge {ridge:e}: {loss:.4}");
                 if loss < best.0 {
                     best = (loss, fitted);
                 }
             }
-            let path = dir.join(Weights::class_file(&variant, mover));
+            let path = dir.join(Weights::class_file(&variant, mover, player));
             std::fs::write(&path, best.1.to_text())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!("  the best written to {}", path.display());
             continue;
         }
-        let after = tune::fit(&train, &before, classes);
+        if let Some(dir) = &args.threats {
+            println!(
+                "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before",
+                test.len() + train.len()
+            );
+            let mut best = (before_loss, threats.clone());
+            for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
+                let fitted = tune::fit_threats(&train, &before, classes, threats, ridge);
+                let loss = tune::loss(&before.vector(), classes, &fitted, &test);
+                println!("  threat values fitted with ridge {ridge:e}: {loss:.4}");
+                if loss < best.0 {
+                    best = (loss, fitted);
+                }
+            }
+            let path = dir.join(Weights::threat_file(&variant, mover, player));
+            std::fs::write(&path, best.1.to_text())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("  the best written to {}", path.display());
+            continue;
+        }
+        let after = tune::fit(&train, &before, classes, threats);
         println!(
             "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before, {:.4} after",
             test.len() + train.len(),
-            tune::loss(&after.vector(), classes, &test),
+            tune::loss(&after.vector(), classes, threats, &test),
         );
         print!("{}", tune::comparison(&before, &after));
         println!("{}", tune::as_source(name, &after));

@@ -15,14 +15,17 @@
 //! played again by a later expert, they predicted the outcomes better and
 //! scored +0.6 points (±5.3), no gain, see the README). The class
 //! values (see [`ClassValues`]) are fitted the same way, on the samples'
-//! class counts with the shape weights fixed.
+//! class counts with the shape weights fixed, and the threat values (see
+//! [`ThreatValues`]) on the samples' threat masks with both fixed.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::arena::standard_openings;
-use crate::engine::eval::{self, CLASSES, ClassValues, FEATURES, SHAPE_NAMES, Weights};
+use crate::engine::eval::{
+    self, CLASSES, ClassValues, FEATURES, MASKS, SHAPE_NAMES, ThreatValues, Weights,
+};
 use crate::engine::{self, Level, Limits, SplitMix64};
 use crate::rules::{Color, Point, Position, Variant};
 
@@ -45,6 +48,8 @@ pub struct Sample {
     pub features: [i32; FEATURES],
     /// How many points of each class (see [`eval::Features::classes`]).
     pub classes: Vec<(u16, u16)>,
+    /// The position's threat mask (see [`ThreatValues`]).
+    pub mask: u16,
     /// Who was to move: renju has weights for each.
     pub mover: Color,
     pub result: f64,
@@ -153,6 +158,7 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
         .map(|(features, mover, searched)| Sample {
             features: features.shapes,
             classes: features.classes,
+            mask: features.mask,
             mover,
             result: match winner {
                 Some(w) if w == mover => 1.0,
@@ -173,12 +179,19 @@ fn sigmoid(z: f64) -> f64 {
 }
 
 /// The mean log loss of `weights` (as a vector) with the class values
-/// `classes` on `samples`.
-pub fn loss(weights: &[f64; FEATURES], classes: &ClassValues, samples: &[Sample]) -> f64 {
+/// `classes` and the threat values `threats` on `samples`.
+pub fn loss(
+    weights: &[f64; FEATURES],
+    classes: &ClassValues,
+    threats: &ThreatValues,
+    samples: &[Sample],
+) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let z = (dot(weights, &s.features) + classes.applied(&s.classes)) / SCALE;
+            let z =
+                (dot(weights, &s.features) + classes.applied(&s.classes) + threats.applied(s.mask))
+                    / SCALE;
             log_loss(sigmoid(z), s.result)
         })
         .sum();
@@ -196,15 +209,21 @@ fn dot(w: &[f64; FEATURES], x: &[i32; FEATURES]) -> f64 {
 
 /// Fits the weights by Newton's method on the log loss, from `start`, with
 /// a little ridge regularisation so shapes that never occur stay put; the
-/// class values `classes` stay as they are.
-pub fn fit(samples: &[Sample], start: &Weights, classes: &ClassValues) -> Weights {
+/// class values `classes` and the threat values `threats` stay as they are.
+pub fn fit(
+    samples: &[Sample],
+    start: &Weights,
+    classes: &ClassValues,
+    threats: &ThreatValues,
+) -> Weights {
     let prior: Vec<f64> = start.vector().iter().map(|w| w / SCALE).collect();
     let beta = newton(&prior, 1e-3, samples, |s| {
         let row = (0..FEATURES)
             .filter(|&a| s.features[a] != 0)
             .map(|a| (a, f64::from(s.features[a])))
             .collect();
-        (row, classes.applied(&s.classes) / SCALE)
+        let fixed = classes.applied(&s.classes) + threats.applied(s.mask);
+        (row, fixed / SCALE)
     });
     let mut v = [0.0; FEATURES];
     for a in 0..FEATURES {
@@ -222,6 +241,7 @@ pub fn fit(samples: &[Sample], start: &Weights, classes: &ClassValues) -> Weight
 pub fn fit_classes(
     samples: &[Sample],
     weights: &Weights,
+    threats: &ThreatValues,
     start: &ClassValues,
     ridge: f64,
 ) -> ClassValues {
@@ -239,12 +259,40 @@ pub fn fit_classes(
             .iter()
             .map(|&(k, n)| (usize::from(k), f64::from(n)))
             .collect();
-        (row, dot(&base, &s.features) / SCALE)
+        (
+            row,
+            (dot(&base, &s.features) + threats.applied(s.mask)) / SCALE,
+        )
     });
     let mut values = ClassValues::ZERO;
     for c in 0..CLASSES {
         values.mine[c] = (theta[c] * SCALE).round() as i32;
         values.theirs[c] = (-theta[CLASSES + c] * SCALE).round() as i32;
+    }
+    values
+}
+
+/// Fits the threat values on top of the shape weights and the class
+/// values by Newton's method, from `start`, with ridge regularisation
+/// `ridge` towards it (a mask seen rarely stays near where it was). A
+/// position has one threat mask (see [`ThreatValues`]): which threats each
+/// side has anywhere, and whether the side to move faces an open three.
+pub fn fit_threats(
+    samples: &[Sample],
+    weights: &Weights,
+    classes: &ClassValues,
+    start: &ThreatValues,
+    ridge: f64,
+) -> ThreatValues {
+    let prior: Vec<f64> = start.0.iter().map(|&v| f64::from(v) / SCALE).collect();
+    let base = weights.vector();
+    let theta = newton(&prior, ridge, samples, |s| {
+        let fixed = dot(&base, &s.features) + classes.applied(&s.classes);
+        (vec![(usize::from(s.mask), 1.0)], fixed / SCALE)
+    });
+    let mut values = ThreatValues::ZERO;
+    for (value, theta) in values.0.iter_mut().zip(theta) {
+        *value = (theta * SCALE).round() as i32;
     }
     values
 }
@@ -383,6 +431,7 @@ pub fn write_samples(samples: &[Sample], out: &mut impl std::io::Write) -> std::
         for n in &s.features {
             write!(out, " {n}")?;
         }
+        write!(out, " t{}", s.mask)?;
         if !s.classes.is_empty() {
             write!(out, " |")?;
             for (class, n) in &s.classes {
@@ -402,8 +451,8 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             let bad = || {
                 format!(
                     "line {}: not a sample (b or w, the result and the search's judgment \
-                     from 0 to 1, {FEATURES} counts, then optionally | and class:count \
-                     pairs, each class below {}): {line:?}",
+                     from 0 to 1, {FEATURES} counts and t with the threat mask below {MASKS}, \
+                     then optionally | and class:count pairs, each class below {}): {line:?}",
                     n + 1,
                     2 * CLASSES
                 )
@@ -423,10 +472,20 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             };
             let result = chance()?;
             let searched = chance()?;
+            let mut mask = 0;
             let counts = words
                 .by_ref()
                 .take_while(|&w| w != "|")
-                .map(|w| w.parse().map_err(|_| bad()))
+                .filter_map(|w| match w.strip_prefix('t') {
+                    Some(m) => match m.parse::<u16>() {
+                        Ok(m) if usize::from(m) < MASKS => {
+                            mask = m;
+                            None
+                        }
+                        _ => Some(Err(bad())),
+                    },
+                    None => Some(w.parse().map_err(|_| bad())),
+                })
                 .collect::<Result<Vec<i32>, String>>()?;
             let features = counts.try_into().map_err(|_| bad())?;
             let classes = words
@@ -443,6 +502,7 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             Ok(Sample {
                 features,
                 classes,
+                mask,
                 mover,
                 result,
                 searched,
@@ -482,6 +542,7 @@ mod tests {
                 Sample {
                     features,
                     classes: Vec::new(),
+                    mask: 0,
                     mover: Color::Black,
                     result: if won { 1.0 } else { 0.0 },
                     searched: p,
@@ -494,7 +555,7 @@ mod tests {
             theirs: [0; eval::SHAPES],
             tempo: 0,
         };
-        let fitted = fit(&samples, &nothing, &ClassValues::ZERO).vector();
+        let fitted = fit(&samples, &nothing, &ClassValues::ZERO, &ThreatValues::ZERO).vector();
         // With these samples a shape's weight has a standard error of
         // about 10 and the tempo's about 30 (it moves with every count's
         // mean); each may miss by five of its own (seeds 1 to 9 all came
@@ -506,8 +567,10 @@ mod tests {
                 "feature {f}: fitted {got}, made with {want}"
             );
         }
-        let zero = ClassValues::ZERO;
-        assert!(loss(&fitted, &zero, &samples) < loss(&nothing.vector(), &zero, &samples));
+        let (zero, none) = (ClassValues::ZERO, ThreatValues::ZERO);
+        assert!(
+            loss(&fitted, &zero, &none, &samples) < loss(&nothing.vector(), &zero, &none, &samples)
+        );
 
         // Aimed at the chances themselves (a search's judgment without its
         // noise) a tenth of the positions finds the weights closer still.
@@ -515,7 +578,7 @@ mod tests {
             .iter()
             .map(|s| s.clone().aiming_at(0.0))
             .collect();
-        let fitted = fit(&judged, &nothing, &ClassValues::ZERO).vector();
+        let fitted = fit(&judged, &nothing, &ClassValues::ZERO, &ThreatValues::ZERO).vector();
         for (f, (got, want)) in fitted.iter().zip(v.iter()).enumerate() {
             assert!(
                 (got - want).abs() < 10.0,
@@ -529,6 +592,7 @@ mod tests {
         let sample = Sample {
             features: [0; FEATURES],
             classes: Vec::new(),
+            mask: 0,
             mover: Color::Black,
             result: 1.0,
             searched: 0.25,
@@ -547,6 +611,7 @@ mod tests {
             Sample {
                 features,
                 classes: vec![(3, 1), (500, 2)],
+                mask: 37,
                 mover: Color::White,
                 result: 0.5,
                 searched: 0.25,
@@ -554,6 +619,7 @@ mod tests {
             Sample {
                 features: [1; FEATURES],
                 classes: Vec::new(),
+                mask: 0,
                 mover: Color::Black,
                 result: 1.0,
                 searched: 0.875,
@@ -574,8 +640,9 @@ mod tests {
             "a judgment below a loss"
         );
         let plain = text.lines().nth(1).unwrap();
+        assert!(plain.ends_with(" 1 t0"), "{plain}");
         assert!(
-            read_samples(plain.rsplit_once(' ').unwrap().0).is_err(),
+            read_samples(&plain.replace(" 1 t0", " t0")).is_err(),
             "a count short"
         );
         assert!(
@@ -583,10 +650,18 @@ mod tests {
             "a count too many"
         );
         let classed = line;
-        assert!(classed.ends_with(" 1 | 3:1 500:2"), "{classed}");
+        assert!(classed.ends_with(" 1 t37 | 3:1 500:2"), "{classed}");
         assert!(
-            read_samples(&classed.replace(" 1 | ", " | ")).is_err(),
+            read_samples(&classed.replace(" 1 t37 | ", " t37 | ")).is_err(),
             "a count short before the classes"
+        );
+        assert!(
+            read_samples(&classed.replace("t37", &format!("t{MASKS}"))).is_err(),
+            "a threat mask past the last"
+        );
+        assert!(
+            read_samples(&classed.replace("t37", "tx")).is_err(),
+            "a threat mask not a number"
         );
         assert!(
             read_samples(&classed.replace("500:2", "990:1")).is_err(),
@@ -632,13 +707,14 @@ mod tests {
                 Sample {
                     features: [0; FEATURES],
                     classes,
+                    mask: 0,
                     mover: Color::Black,
                     result: if won { 1.0 } else { 0.0 },
                     searched: p,
                 }
             })
             .collect();
-        let fitted = fit_classes(&samples, &weights, &start, 1e-5);
+        let fitted = fit_classes(&samples, &weights, &ThreatValues::ZERO, &start, 1e-5);
         for &c in &used {
             // A value's standard error here is about 15.
             assert!(
@@ -655,7 +731,64 @@ mod tests {
             );
         }
         assert_eq!(fitted.mine[100], 77, "a class no sample has stays put");
-        let zero = [0.0; FEATURES];
-        assert!(loss(&zero, &fitted, &samples) < loss(&zero, &start, &samples));
+        let (zero, none) = ([0.0; FEATURES], ThreatValues::ZERO);
+        assert!(loss(&zero, &fitted, &none, &samples) < loss(&zero, &start, &none, &samples));
     }
+
+    /// Samples whose outcomes were drawn with known threat values on top of
+    /// known weights: the fit finds the values again, and leaves a mask no
+    /// sample has where it was.
+    #[test]
+    fn the_threat_fit_recovers_the_values_that_made_the_outcomes() {
+        let weights = Weights {
+            tempo: 150,
+            ..FREE_ZERO
+        };
+        let v = weights.vector();
+        let mut truth = ThreatValues::ZERO;
+        let used = [0, 1, 6, 40, 300];
+        for (n, &m) in used.iter().enumerate() {
+            truth.0[m] = 400 * n as i32 - 700;
+        }
+        let mut start = ThreatValues::ZERO;
+        start.0[100] = -55;
+        let mut rng = SplitMix64::new(4);
+        let samples: Vec<Sample> = (0..200_000)
+            .map(|_| {
+                let mask = used[rng.below(used.len())] as u16;
+                let mut features = [0; FEATURES];
+                features[2 * eval::SHAPES] = 1;
+                let p = sigmoid((dot(&v, &features) + truth.applied(mask)) / SCALE);
+                let won = (rng.below(1_000_000) as f64) < p * 1_000_000.0;
+                Sample {
+                    features,
+                    classes: Vec::new(),
+                    mask,
+                    mover: Color::Black,
+                    result: if won { 1.0 } else { 0.0 },
+                    searched: p,
+                }
+            })
+            .collect();
+        let fitted = fit_threats(&samples, &weights, &ClassValues::ZERO, &start, 1e-5);
+        for &m in &used {
+            // A value's standard error here is about 20 (40,000 samples a
+            // mask, each won with a chance near a half).
+            assert!(
+                (fitted.0[m] - truth.0[m]).abs() < 80,
+                "mask {m}: fitted {}, made with {}",
+                fitted.0[m],
+                truth.0[m]
+            );
+        }
+        assert_eq!(fitted.0[100], -55, "a mask no sample has stays put");
+        let classes = ClassValues::ZERO;
+        assert!(loss(&v, &classes, &fitted, &samples) < loss(&v, &classes, &start, &samples));
+    }
+
+    const FREE_ZERO: Weights = Weights {
+        mine: [0; eval::SHAPES],
+        theirs: [0; eval::SHAPES],
+        tempo: 0,
+    };
 }

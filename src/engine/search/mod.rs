@@ -90,7 +90,9 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
 pub(super) fn prepare(variant: &Variant) {
     ThreatTables::get();
     for mover in [Color::Black, Color::White] {
-        Weights::by_shape(variant, mover);
+        for player in [Color::Black, Color::White] {
+            Weights::by_shape(variant, mover, player);
+        }
     }
 }
 
@@ -148,13 +150,16 @@ struct Scan {
     /// them; empty in a scan for a leaf, which needs only the rest.
     moves: Vec<Listed>,
     evaluation: i32,
+    /// The threat mask the evaluation valued (see `eval::ThreatValues`).
+    mask: u16,
 }
 
 pub struct Searcher {
     board: SearchBoard,
     config: SearchConfig,
     /// The evaluation's weights by the side to move: its own shapes' and
-    /// the opponent's, by pattern, and the tempo.
+    /// the opponent's, by pattern, the tempo and the threat masks' values
+    /// (renju's as the side to move at the root plays: see `eval::NAMED`).
     weights: [&'static ShapeValues; 2],
     clock: TimeManager,
     nodes: u64,
@@ -203,7 +208,7 @@ impl Searcher {
             board,
             config,
             weights: [Color::Black, Color::White]
-                .map(|mover| Weights::by_shape(position.variant(), mover)),
+                .map(|mover| Weights::by_shape(position.variant(), mover, position.to_move())),
             clock,
             nodes: 0,
             stopped: false,
@@ -281,10 +286,12 @@ impl Searcher {
             my_four: false,
             moves,
             evaluation: 0,
+            mask: 0,
         };
         let weights = self.weights[side(me)];
         let mut mine_total = 0;
         let mut theirs_total = 0;
+        let (mut my_kinds, mut their_kinds) = (0u8, 0u8);
         // The fives and fours come from their byte table, which stays in
         // the processor's nearest cache: a leaf's scan needs nothing more,
         // and reads a point's whole threat only for a move list.
@@ -298,12 +305,21 @@ impl Searcher {
             if wins_by_fours(their_fours) && self.board.legal(i, them) {
                 scan.their_three = true;
             }
-            theirs_total += weights.theirs[their_shape];
+            let (their_value, their_kind) = ShapeValues::split(weights.theirs[their_shape]);
+            theirs_total += their_value;
+            // A threat of black's on a point black may not play is none.
+            if their_kind & !their_kinds != 0
+                && (their_kind & eval::SUSPECT_KINDS == 0 || self.board.legal(i, them))
+            {
+                their_kinds |= their_kind;
+            }
             let legal = self.board.legal(i, me);
             if !legal {
                 continue;
             }
-            mine_total += weights.mine[my_shape];
+            let (my_value, my_kind) = ShapeValues::split(weights.mine[my_shape]);
+            mine_total += my_value;
+            my_kinds |= my_kind;
             if my_fives > 0 {
                 scan.my_five.get_or_insert(i);
             }
@@ -354,32 +370,11 @@ impl Searcher {
         // (33.7%). The first left the games as black as they were, and they
         // went 44-60 where the same play had gone 50-54: a match this size
         // moves by that much from noise alone.
-        //
-        // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-        // 208-game matches each paired game by game with one of this search
-        // the same day, which scored 45.0% over 832 games): a value for the
-        // position's threat mask, as Rapfi's classical evaluation adds (which
-        // of a four-three or two fours, a four, two open threes or an open
-        // three with a three or a two, an open three, each side could make
-        // anywhere, on points it may play, and whether the side to move faces
-        // an open three: 512 masks, a value each, fitted like the class values
-        // on 2,000 self-play games at 10,000 nodes a move, with the weights and
-        // class values fixed; it lowered the held-out log loss from 0.5052 to
-        // 0.4925 with black to move and from 0.5102 to 0.4918 with white, and
-        // the class values fitted again on top of it to 0.4849 and 0.4895).
-        // The masks alone: -2.6 points (95% ±8.0) over 208 pairs. With the
-        // class values fitted again, the renju book compiled in: +2.6 (±4.7)
-        // over 624 pairs, made of +11.9 (±7.4) as black and -6.6 (±5.8) as
-        // white, alike in each match. Used only where the search plays black
-        // (white's values as before), with the renju book that search wrote:
-        // +2.7 (±4.8) over 624 pairs, as black +1.4 (±7.2), as white +4.0
-        // (±6.3); with the book compiled in, +6.5 (±8.3) over 208, as black
-        // +9.1 (±12.0). As black with the book compiled in, +11.2 (±6.3) over
-        // 416 pairs in all: the book it writes, or luck, takes most of it
-        // away. 5-15% fewer positions a second (black's suspect points judged
-        // in every white node). The code: docs/experiments/threat-masks.patch.
+        let mask = eval::threat_mask(scan.their_three, my_kinds, their_kinds);
+        scan.mask = mask;
         scan.evaluation =
-            (mine_total - theirs_total + weights.tempo).clamp(-eval::LIMIT, eval::LIMIT);
+            (mine_total - theirs_total + weights.tempo + weights.threats[usize::from(mask)])
+                .clamp(-eval::LIMIT, eval::LIMIT);
         scan
     }
 
@@ -1142,6 +1137,7 @@ mod tests {
     /// search what it meant in the fit.
     #[test]
     fn the_search_evaluates_with_the_features_the_tuner_fits() {
+        let mut masks = std::collections::HashSet::new();
         let config = SearchConfig {
             max_depth: 1,
             width: 8,
@@ -1175,19 +1171,29 @@ mod tests {
                 };
                 let mut searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
                 let mover = position.to_move();
+                let scan = searcher.scan();
                 assert_eq!(
-                    searcher.scan().evaluation,
+                    scan.evaluation,
                     eval::evaluate(
                         Weights::for_mover(&variant, mover),
-                        eval::ClassValues::for_mover(&variant, mover),
+                        eval::ClassValues::for_mover(&variant, mover, mover),
+                        eval::ThreatValues::for_mover(&variant, mover, mover),
                         &features
                     ),
                     "\n{}",
                     position.board()
                 );
+                // The masks are worked out only where they are valued.
+                if eval::ThreatValues::for_mover(&variant, mover, mover).in_use() {
+                    assert_eq!(scan.mask, features.mask, "\n{}", position.board());
+                    masks.insert(scan.mask);
+                }
                 checked += 1;
             }
             assert!(checked > 50, "only {checked} quiet positions");
         }
+        // Renju's black values them: the masks compared were many, not all
+        // the empty one.
+        assert!(masks.len() > 10, "only {} threat masks", masks.len());
     }
 }
