@@ -284,6 +284,16 @@ fn openings_variant(
     Ok((rule_set, variant))
 }
 
+/// Writes a file of fitted values, making its directory if need be (renju
+/// black's go in a directory of their own, `as-black/`).
+fn write_values(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    std::fs::write(path, text).map_err(cannot)
+}
+
 fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use gobang::engine::eval::{ClassValues, ThreatValues, Weights};
     use gobang::rules::Color;
@@ -377,8 +387,7 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
                 }
             }
             let path = dir.join(Weights::class_file(&variant, mover, player));
-            std::fs::write(&path, best.1.to_text())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_values(&path, &best.1.to_text())?;
             println!("  the best written to {}", path.display());
             continue;
         }
@@ -397,8 +406,7 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
                 }
             }
             let path = dir.join(Weights::threat_file(&variant, mover, player));
-            std::fs::write(&path, best.1.to_text())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_values(&path, &best.1.to_text())?;
             println!("  the best written to {}", path.display());
             continue;
         }
