@@ -284,6 +284,21 @@ fn openings_variant(
     Ok((rule_set, variant))
 }
 
+/// Values fitted at each strength of regularisation, and the ones that
+/// predict the held-out fifth best (`before`'s, those in use, if none
+/// does); `fit` gives the held-out loss and the values for a ridge.
+fn best_by_ridge<V: Clone>(what: &str, before: (f64, &V), fit: impl Fn(f64) -> (f64, V)) -> V {
+    let mut best = (before.0, before.1.clone());
+    for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
+        let (loss, fitted) = fit(ridge);
+        println!("  {what} fitted with ridge {ridge:e}: {loss:.4}");
+        if loss < best.0 {
+            best = (loss, fitted);
+        }
+    }
+    best.1
+}
+
 /// Writes a file of fitted values, making its directory if need be (renju
 /// black's go in a directory of their own, `as-black/`).
 fn write_values(path: &std::path::Path, text: &str) -> Result<(), String> {
@@ -291,7 +306,9 @@ fn write_values(path: &std::path::Path, text: &str) -> Result<(), String> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(cannot)?;
     }
-    std::fs::write(path, text).map_err(cannot)
+    std::fs::write(path, text).map_err(cannot)?;
+    println!("  the best written to {}", path.display());
+    Ok(())
 }
 
 fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -371,43 +388,36 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         let classes = ClassValues::for_mover(&variant, mover, player);
         let threats = ThreatValues::for_mover(&variant, mover, player);
         let before_loss = tune::loss(&before.vector(), classes, threats, &test);
-        if let Some(dir) = &args.classes {
-            // The regularisation that predicts the held-out fifth best.
+        let header = || {
             println!(
                 "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before",
                 test.len() + train.len()
-            );
-            let mut best = (before_loss, classes.clone());
-            for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
+            )
+        };
+        if let Some(dir) = &args.classes {
+            header();
+            let best = best_by_ridge("class values", (before_loss, classes), |ridge| {
                 let fitted = tune::fit_classes(&train, &before, threats, classes, ridge);
                 let loss = tune::loss(&before.vector(), &fitted, threats, &test);
-                println!("  class values fitted with ridge {ridge:e}: {loss:.4}");
-                if loss < best.0 {
-                    best = (loss, fitted);
-                }
-            }
-            let path = dir.join(Weights::class_file(&variant, mover, player));
-            write_values(&path, &best.1.to_text())?;
-            println!("  the best written to {}", path.display());
+                (loss, fitted)
+            });
+            write_values(
+                &dir.join(Weights::class_file(&variant, mover, player)),
+                &best.to_text(),
+            )?;
             continue;
         }
         if let Some(dir) = &args.threats {
-            println!(
-                "\n{name}: {} positions; log loss on the held-out fifth {before_loss:.4} before",
-                test.len() + train.len()
-            );
-            let mut best = (before_loss, threats.clone());
-            for ridge in [1e-4, 3e-4, 1e-3, 3e-3] {
+            header();
+            let best = best_by_ridge("threat values", (before_loss, threats), |ridge| {
                 let fitted = tune::fit_threats(&train, &before, classes, threats, ridge);
                 let loss = tune::loss(&before.vector(), classes, &fitted, &test);
-                println!("  threat values fitted with ridge {ridge:e}: {loss:.4}");
-                if loss < best.0 {
-                    best = (loss, fitted);
-                }
-            }
-            let path = dir.join(Weights::threat_file(&variant, mover, player));
-            write_values(&path, &best.1.to_text())?;
-            println!("  the best written to {}", path.display());
+                (loss, fitted)
+            });
+            write_values(
+                &dir.join(Weights::threat_file(&variant, mover, player)),
+                &best.to_text(),
+            )?;
             continue;
         }
         let after = tune::fit(&train, &before, classes, threats);

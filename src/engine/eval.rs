@@ -111,7 +111,7 @@ macro_rules! named {
 /// the rest, white scored 6.6 points less against Rapfi STRENGTH 60 over 624
 /// paired games; where the expert plays black alone, +2.5 points over
 /// 1,248, see the README).
-const NAMED: [Named; 5] = [
+const NAMED: [Named; SETS] = [
     named!("FREE", &FREE, "free.txt", "free-threats.txt"),
     named!(
         "RENJU_BLACK",
@@ -139,6 +139,26 @@ const NAMED: [Named; 5] = [
     ),
 ];
 
+/// The sets of weights in [`NAMED`].
+const SETS: usize = 5;
+
+/// The class and threat values of each set of weights, in the order of
+/// [`NAMED`], read once (the tables are part of the source: a test reads
+/// each).
+fn values() -> &'static [(ClassValues, ThreatValues); SETS] {
+    static TABLES: OnceLock<[(ClassValues, ThreatValues); SETS]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        NAMED.each_ref().map(|named| {
+            let bad = |what: &str, e: String| format!("the {what} values of {}: {e}", named.name);
+            (
+                ClassValues::parse(named.classes).unwrap_or_else(|e| panic!("{}", bad("class", e))),
+                ThreatValues::parse(named.threats)
+                    .unwrap_or_else(|e| panic!("{}", bad("threat", e))),
+            )
+        })
+    })
+}
+
 /// An evaluation never reaches the scores of won and lost positions.
 pub const LIMIT: i32 = 500_000;
 
@@ -152,11 +172,10 @@ impl Weights {
     /// each side's stone on a point is worth by the point's shape code, in
     /// a search for `player` (the side to move at its root).
     pub fn by_shape(variant: &Variant, mover: Color, player: Color) -> &'static ShapeValues {
-        static TABLES: OnceLock<[ShapeValues; 5]> = OnceLock::new();
+        static TABLES: OnceLock<[ShapeValues; SETS]> = OnceLock::new();
         let tables = TABLES.get_or_init(|| {
-            let classes = ClassValues::named();
-            let threats = ThreatValues::named();
-            [0, 1, 2, 3, 4].map(|n| ShapeValues::new(NAMED[n].weights, &classes[n], &threats[n]))
+            let values = values();
+            std::array::from_fn(|n| ShapeValues::new(NAMED[n].weights, &values[n].0, &values[n].1))
         });
         &tables[Weights::which(variant, mover, player)]
     }
@@ -411,22 +430,10 @@ impl ClassValues {
             .sum()
     }
 
-    /// The class values of each set of weights, in the order of [`NAMED`]
-    /// (the tables are part of the source: a test reads each).
-    fn named() -> &'static [ClassValues; 5] {
-        static TABLES: OnceLock<[ClassValues; 5]> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            NAMED.each_ref().map(|named| {
-                ClassValues::parse(named.classes)
-                    .unwrap_or_else(|e| panic!("the class values of {}: {e}", named.name))
-            })
-        })
-    }
-
     /// The class values that go with [`Weights::for_mover`] in a search
     /// for `player`.
     pub fn for_mover(variant: &Variant, mover: Color, player: Color) -> &'static ClassValues {
-        &ClassValues::named()[Weights::which(variant, mover, player)]
+        &values()[Weights::which(variant, mover, player)].0
     }
 }
 
@@ -551,21 +558,10 @@ impl ThreatValues {
             .collect()
     }
 
-    /// The threat values of each set of weights, in the order of [`NAMED`].
-    fn named() -> &'static [ThreatValues; 5] {
-        static TABLES: OnceLock<[ThreatValues; 5]> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            NAMED.each_ref().map(|named| {
-                ThreatValues::parse(named.threats)
-                    .unwrap_or_else(|e| panic!("the threat values of {}: {e}", named.name))
-            })
-        })
-    }
-
     /// The threat values that go with [`Weights::for_mover`] in a search
     /// for `player`.
     pub fn for_mover(variant: &Variant, mover: Color, player: Color) -> &'static ThreatValues {
-        &ThreatValues::named()[Weights::which(variant, mover, player)]
+        &values()[Weights::which(variant, mover, player)].1
     }
 
     /// Whether any mask is worth anything: if none is, the search does not
