@@ -232,6 +232,17 @@ impl Searcher {
 
     /// Of the root moves, those after which the opponent has no win by
     /// continuous fours (all of them if none does, or none is left).
+    ///
+    /// Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+    /// three 208-game matches each paired game by game with one of this
+    /// search the same day, which scored 48.3%): the same for the
+    /// opponent's win by threats, where the opponent would have one (by
+    /// `vct` at the root's VCT depth) if it were their move: the root
+    /// moves after which it still has one left out, in at most 20,000
+    /// nodes (a move not judged by then kept). The opponent had such a
+    /// win in about half the positions searched, and a few moves were
+    /// left out in one in ten: -1.1 points (95% ±4.6) over 624 pairs, as
+    /// black -4.3 (±6.8), as white +2.1 (±6.0).
     pub(super) fn safe_root_moves(&mut self, moves: Vec<usize>) -> Vec<usize> {
         if !self.opponent_vcf(self.config.vcf_depth) {
             return moves;
