@@ -88,6 +88,11 @@ struct TuneArgs {
     /// Nodes the expert searches for each move (reproducible, unlike time).
     #[arg(long, default_value_t = 20_000)]
     nodes: u64,
+    /// Nodes for each of black's moves, if not --nodes: games where one
+    /// side searches more are those of an expert against a stronger (or
+    /// weaker) opponent, and so are their positions.
+    #[arg(long)]
+    black_nodes: Option<u64>,
     /// Random moves after each opening, so that no two games are alike.
     #[arg(long, default_value_t = 4)]
     random_moves: usize,
@@ -338,6 +343,7 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             variant,
             games: args.games,
             nodes: args.nodes,
+            black_nodes: args.black_nodes,
             random_moves: args.random_moves,
             threads: args.threads,
             seed: args.seed,

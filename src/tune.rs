@@ -34,6 +34,10 @@ pub struct TuneConfig {
     pub games: usize,
     /// Nodes the expert searches for each move.
     pub nodes: u64,
+    /// Nodes for each of black's moves, where black is to search more (or
+    /// less) than white: positions from games where one side is the
+    /// stronger, as the expert's games against a stronger engine are.
+    pub black_nodes: Option<u64>,
     /// Random moves after each opening's three stones.
     pub random_moves: usize,
     pub threads: usize,
@@ -129,15 +133,19 @@ fn play(config: &TuneConfig, opening: &[Point], seed: u64) -> Vec<Sample> {
         let _ = position.play(near[rng.below(near.len())]);
     }
     let mut seen = Vec::new();
-    let limits = Limits {
+    let limits = |mover: Color| Limits {
         // The node budget decides; the clock is a backstop.
         time: Duration::from_secs(60),
-        nodes: Some(config.nodes),
+        nodes: Some(match mover {
+            Color::Black => config.black_nodes.unwrap_or(config.nodes),
+            Color::White => config.nodes,
+        }),
         seed,
         candidates: 1,
     };
     while !position.is_over() {
         let features = eval::features(&position);
+        let limits = limits(position.to_move());
         let Some(decision) = engine::think(&position, Level::Expert, &limits) else {
             break;
         };
@@ -514,6 +522,26 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `black_nodes` is black's budget alone: black's budget given as
+    /// white's plays the same games, a larger one other games.
+    #[test]
+    fn black_may_search_more_than_white() {
+        let config = |black_nodes| TuneConfig {
+            variant: Variant::renju(crate::rules::ForbiddenPolicy::Reject),
+            games: 2,
+            nodes: 300,
+            black_nodes,
+            random_moves: 2,
+            threads: 1,
+            seed: 3,
+        };
+        let games = |black_nodes| generate(&config(black_nodes), &|_| {});
+        let alike = games(None);
+        assert!(!alike.is_empty());
+        assert_eq!(games(Some(300)), alike);
+        assert_ne!(games(Some(3000)), alike);
+    }
 
     /// Samples drawn from known weights: the fit finds them again.
     #[test]

@@ -110,7 +110,11 @@ macro_rules! named {
 /// before them (renju's white has no threat values: with them, fitted with
 /// the rest, white scored 6.6 points less against Rapfi STRENGTH 60 over 624
 /// paired games; where the expert plays black alone, +2.5 points over
-/// 1,248, see the README).
+/// 1,248, see the README). White's class values were also fitted on games
+/// where black searched three times as many nodes as white (`gobang tune
+/// --black-nodes`), as the expert's white games against a stronger engine
+/// are: -5.5 points over 416 pairs, so white keeps those fitted on even
+/// games.
 const NAMED: [Named; SETS] = [
     named!("FREE", &FREE, "free.txt", "free-threats.txt"),
     named!(
