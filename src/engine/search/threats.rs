@@ -240,8 +240,8 @@ impl Searcher {
     /// `vct` at the root's VCT depth) if it were their move: the root
     /// moves after which it still has one left out, in at most 20,000
     /// nodes (a move not judged by then kept). The opponent had such a
-    /// win in about half the positions searched, and a few moves were
-    /// left out in one in ten: -1.1 points (95% ±4.6) over 624 pairs, as
+    /// win in 76 of 172 positions searched in 12 games, and moves were
+    /// left out in 10: -1.1 points (95% ±4.6) over 624 pairs, as
     /// black -4.3 (±6.8), as white +2.1 (±6.0).
     pub(super) fn safe_root_moves(&mut self, moves: Vec<usize>) -> Vec<usize> {
         if !self.opponent_vcf(self.config.vcf_depth) {
