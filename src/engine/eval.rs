@@ -359,6 +359,37 @@ fn sorted_code(code: usize) -> usize {
     lines.iter().rev().fold(0, |c, &p| c * 9 + p as usize)
 }
 
+/// Reads a file of values by name, a name and its `N` values a line
+/// (`form` says so in an error), blank lines and `#` comments skipped:
+/// `set` gets each line's name, as its index among `names`, and values.
+fn read_named<const N: usize>(
+    text: &str,
+    names: impl Iterator<Item = String>,
+    form: &str,
+    mut set: impl FnMut(usize, [i32; N]),
+) -> Result<(), String> {
+    let index: std::collections::HashMap<String, usize> =
+        names.enumerate().map(|(n, name)| (name, n)).collect();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || format!("line {}: not `{form}`: {line:?}", n + 1);
+        let mut words = line.split_whitespace();
+        let at = *words.next().and_then(|w| index.get(w)).ok_or_else(bad)?;
+        let mut values = [0; N];
+        for value in &mut values {
+            *value = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        }
+        if words.next().is_some() {
+            return Err(bad());
+        }
+        set(at, values);
+    }
+    Ok(())
+}
+
 /// A class's name: its patterns, strongest first (`OpenThree+Two+None+None`).
 pub fn class_name(class: usize) -> String {
     shape_lines(classes().sorted[class])
@@ -385,28 +416,16 @@ impl ClassValues {
 
     /// Reads `name mine theirs` lines (classes not listed are worth 0).
     pub fn parse(text: &str) -> Result<ClassValues, String> {
-        let mut names = std::collections::HashMap::new();
-        for class in 0..CLASSES {
-            names.insert(class_name(class), class);
-        }
         let mut values = ClassValues::ZERO;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let bad = || format!("line {}: not `class mine theirs`: {line:?}", n + 1);
-            let mut words = line.split_whitespace();
-            let class = words.next().and_then(|w| names.get(w)).ok_or_else(bad)?;
-            let mut value = || -> Result<i32, String> {
-                words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)
-            };
-            values.mine[*class] = value()?;
-            values.theirs[*class] = value()?;
-            if words.next().is_some() {
-                return Err(bad());
-            }
-        }
+        read_named(
+            text,
+            (0..CLASSES).map(class_name),
+            "class mine theirs",
+            |class, [mine, theirs]| {
+                values.mine[class] = mine;
+                values.theirs[class] = theirs;
+            },
+        )?;
         Ok(values)
     }
 
@@ -535,22 +554,15 @@ impl ThreatValues {
     /// Reads `mask value` lines, the mask by its [`mask_name`] (masks not
     /// listed are worth 0).
     pub fn parse(text: &str) -> Result<ThreatValues, String> {
-        let names: std::collections::HashMap<String, usize> =
-            (0..MASKS).map(|m| (mask_name(m), m)).collect();
         let mut values = ThreatValues::ZERO;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let bad = || format!("line {}: not `mask value`: {line:?}", n + 1);
-            let mut words = line.split_whitespace();
-            let mask = words.next().and_then(|w| names.get(w)).ok_or_else(bad)?;
-            values.0[*mask] = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-            if words.next().is_some() {
-                return Err(bad());
-            }
-        }
+        read_named(
+            text,
+            (0..MASKS).map(mask_name),
+            "mask value",
+            |mask, [value]| {
+                values.0[mask] = value;
+            },
+        )?;
         Ok(values)
     }
 
