@@ -25,7 +25,30 @@ pub struct Brain {
     memory: Memory,
     /// The last move's timings, until its answer is written.
     turn: Option<Turn>,
+    /// The last answer's timing, until the next turn learns from it.
+    answered: Option<Answered>,
+    /// Time held back from every search besides the margin, learnt from
+    /// answers that reached the manager late or nearly so (a loaded or
+    /// throttled machine, a slow pipe): it grows by what such an answer
+    /// lacked, and shrinks by a sixteenth after each answer in good time
+    /// that thought for at least half its turn: a machine that stalled once
+    /// may stall again, so the time is given back slowly.
+    reserve: Duration,
 }
+
+/// An answer written: how long it took by the brain's clock, against what.
+struct Answered {
+    took: Duration,
+    /// The manager's deadline for it: the turn, or the match time left if less.
+    deadline: Duration,
+    /// The match time left the manager told before the move, if it did:
+    /// what it tells before the next shows how long it measured the move.
+    time_left: Option<Duration>,
+}
+
+/// What an answer should reach the manager with in hand: one that came
+/// closer to its deadline makes the brain hold back the difference.
+const KEEP_IN_HAND: Duration = Duration::from_millis(10);
 
 /// Where a move's time went, kept until its answer is out: a move that took
 /// longer than the brain gave itself is reported on standard error, so
@@ -44,6 +67,10 @@ struct Turn {
     /// How long the thread had waited for a processor when the command
     /// was read, where the system tells (Linux).
     waited: Option<Duration>,
+    /// The manager's deadline ([`Brain::deadline`]).
+    deadline: Duration,
+    /// The match time left the manager told before the move.
+    time_left: Option<Duration>,
 }
 
 /// How long this thread has waited for a processor since it started, from
@@ -99,6 +126,8 @@ impl Brain {
             swap2: None,
             memory: Memory::new(),
             turn: None,
+            answered: None,
+            reserve: Duration::ZERO,
         }
     }
 
@@ -140,9 +169,55 @@ impl Brain {
         // Answer before the manager's deadline, whatever the machine does
         // meanwhile: the search stops a tenth short of what it is given
         // (its own margin), and answers within a few milliseconds of that.
+        // The reserve, learnt from late answers, comes off as well, up to
+        // half of the turn.
         budget
             .saturating_sub(Duration::from_millis(20).min(budget / 10))
+            .saturating_sub(self.reserve.min(budget / 2))
             .max(Duration::from_millis(5))
+    }
+
+    /// The manager's deadline for the move to come: its turn, or what is
+    /// left of the match if less.
+    fn deadline(&self) -> Duration {
+        self.time_left
+            .map_or(self.timeout_turn, |left| left.min(self.timeout_turn))
+    }
+
+    /// Called when an answer is out: reports a move past its budget (a
+    /// line for standard error) and keeps its timing for the next turn.
+    fn answered(&mut self) -> Option<String> {
+        let turn = self.turn.take()?;
+        self.answered = Some(Answered {
+            took: turn.asked.elapsed(),
+            deadline: turn.deadline,
+            time_left: turn.time_left,
+        });
+        turn.report(self.timeout_turn)
+    }
+
+    /// Learns from the last answer how late it reached the manager: as
+    /// late as the brain's own clock says, or as the manager says where
+    /// it told the match time left before and after it, whichever is
+    /// later (the manager's clock also counts the pipe and the time this
+    /// process took to wake up). An answer with less than [`KEEP_IN_HAND`]
+    /// to spare makes the reserve grow by what it lacked.
+    fn learn_from_last_answer(&mut self) {
+        let Some(last) = self.answered.take() else {
+            return;
+        };
+        let managers = match (last.time_left, self.time_left) {
+            (Some(before), Some(now)) => before.saturating_sub(now),
+            _ => Duration::ZERO,
+        };
+        let measured = last.took.max(managers);
+        let lacked = (measured + KEEP_IN_HAND).saturating_sub(last.deadline);
+        if lacked > Duration::ZERO {
+            self.reserve += lacked;
+        } else if measured >= last.deadline / 2 {
+            // Only an answer that thought for long shows the machine calmer.
+            self.reserve -= self.reserve / 16;
+        }
     }
 
     fn limits(&mut self) -> Limits {
@@ -234,6 +309,7 @@ impl Brain {
         // comes out of it.
         let asked = Instant::now();
         let waited = processor_wait();
+        self.learn_from_last_answer();
         let position = match self.position() {
             Ok(p) => p,
             Err(e) => return format!("ERROR {e}"),
@@ -252,6 +328,8 @@ impl Brain {
             depth: decision.as_ref().map_or(0, |d| d.depth),
             nodes: decision.as_ref().map_or(0, |d| d.nodes),
             waited,
+            deadline: self.deadline(),
+            time_left: self.time_left,
         });
         match decision {
             Some(decision) => {
@@ -411,7 +489,7 @@ pub fn run(level: Level, input: impl BufRead, mut output: impl Write) -> std::io
             writeln!(output, "{answer}")?;
             output.flush()?;
         }
-        if let Some(report) = brain.turn.take().and_then(|t| t.report(brain.timeout_turn)) {
+        if let Some(report) = brain.answered() {
             eprintln!("{report}");
         }
     }
@@ -431,6 +509,8 @@ mod tests {
             depth: 7,
             nodes: 81_000,
             waited: None,
+            deadline: Duration::from_millis(200),
+            time_left: None,
         }
     }
 
@@ -449,6 +529,64 @@ mod tests {
         assert_eq!(given(100, None), 90);
         assert_eq!(given(1000, Some(1500)), 90);
         assert_eq!(given(3, None), 5);
+    }
+
+    /// An answer the manager measured late, or that came closer to its
+    /// deadline than the brain keeps in hand, makes the brain hold back
+    /// what it lacked from the next searches; answers in good time that
+    /// thought for at least half their turn let the reserve shrink again,
+    /// a sixteenth at a time.
+    #[test]
+    fn late_answers_make_the_brain_hold_back_time() {
+        let ms = Duration::from_millis;
+        let mut brain = Brain::new(Level::Expert);
+        brain.timeout_turn = ms(200);
+        let match_left = ms(600_000);
+        // By its own clock the answer took 170 ms; the manager took 230 ms
+        // off the match (a slow pipe, a process slow to wake).
+        brain.answered = Some(Answered {
+            took: ms(170),
+            deadline: ms(200),
+            time_left: Some(match_left),
+        });
+        brain.time_left = Some(match_left - ms(230));
+        brain.learn_from_last_answer();
+        assert_eq!(
+            brain.reserve,
+            ms(40),
+            "30 ms late and 10 ms to keep in hand"
+        );
+        assert_eq!(brain.budget(), ms(140));
+        // Without the manager's figures, the brain's own clock counts: 195
+        // ms leaves 5 ms in hand, 5 short of what it keeps.
+        brain.time_left = None;
+        brain.answered = Some(Answered {
+            took: ms(195),
+            deadline: ms(200),
+            time_left: None,
+        });
+        brain.learn_from_last_answer();
+        assert_eq!(brain.reserve, ms(45));
+        // A quick answer says nothing of the machine.
+        let answer = |took| {
+            Some(Answered {
+                took: ms(took),
+                deadline: ms(200),
+                time_left: None,
+            })
+        };
+        brain.answered = answer(20);
+        brain.learn_from_last_answer();
+        assert_eq!(brain.reserve, ms(45));
+        // One that thought for long, in good time: a sixteenth less each.
+        for _ in 0..16 {
+            brain.answered = answer(120);
+            brain.learn_from_last_answer();
+        }
+        assert_eq!(brain.reserve.as_millis(), 16, "{:?}", brain.reserve);
+        // At most half of the turn is held back.
+        brain.reserve = ms(500);
+        assert_eq!(brain.budget(), ms(80));
     }
 
     #[test]
