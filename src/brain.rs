@@ -67,10 +67,6 @@ struct Turn {
     /// How long the thread had waited for a processor when the command
     /// was read, where the system tells (Linux).
     waited: Option<Duration>,
-    /// The manager's deadline ([`Brain::deadline`]).
-    deadline: Duration,
-    /// The match time left the manager told before the move.
-    time_left: Option<Duration>,
 }
 
 /// How long this thread has waited for a processor since it started, from
@@ -184,14 +180,15 @@ impl Brain {
             .map_or(self.timeout_turn, |left| left.min(self.timeout_turn))
     }
 
-    /// Called when an answer is out: reports a move past its budget (a
-    /// line for standard error) and keeps its timing for the next turn.
+    /// Called when an answer is out (before the manager's next command):
+    /// reports a move past its budget (a line for standard error) and
+    /// keeps its timing for the next turn.
     fn answered(&mut self) -> Option<String> {
         let turn = self.turn.take()?;
         self.answered = Some(Answered {
             took: turn.asked.elapsed(),
-            deadline: turn.deadline,
-            time_left: turn.time_left,
+            deadline: self.deadline(),
+            time_left: self.time_left,
         });
         turn.report(self.timeout_turn)
     }
@@ -328,8 +325,6 @@ impl Brain {
             depth: decision.as_ref().map_or(0, |d| d.depth),
             nodes: decision.as_ref().map_or(0, |d| d.nodes),
             waited,
-            deadline: self.deadline(),
-            time_left: self.time_left,
         });
         match decision {
             Some(decision) => {
@@ -509,8 +504,6 @@ mod tests {
             depth: 7,
             nodes: 81_000,
             waited: None,
-            deadline: Duration::from_millis(200),
-            time_left: None,
         }
     }
 
