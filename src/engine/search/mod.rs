@@ -1206,8 +1206,8 @@ mod tests {
             }
             assert!(checked > 50, "only {checked} quiet positions");
         }
-        // Renju's black values them: the masks compared were many, not all
-        // the empty one.
+        // Freestyle and renju's black value them: the masks compared were
+        // many, not all the empty one.
         assert!(masks.len() > 10, "only {} threat masks", masks.len());
     }
 }
