@@ -2,6 +2,7 @@
 //! line for each side (kept up to date move by move), a Zobrist hash, and
 //! how close each point is to a stone.
 
+use std::cell::Cell as Slot;
 use std::sync::OnceLock;
 
 use super::patterns::{BLOCKED, EMPTY, OWN, Pattern, PatternTable};
@@ -33,6 +34,9 @@ pub const fn side(color: Color) -> usize {
 }
 
 const WORDS: usize = PADDED.div_ceil(64);
+
+/// The forbidden-test verdicts kept hold 2^VERDICT_BITS entries.
+const VERDICT_BITS: u32 = 15;
 
 const POWERS_OF_THREE: [usize; 16] = {
     let mut p = [1usize; 16];
@@ -158,6 +162,12 @@ pub struct SearchBoard {
     words: usize,
     /// Black's points are checked against renju's forbidden rules.
     renju: bool,
+    /// Verdicts of the referee's forbidden test, by position and point:
+    /// the search asks of the same suspect point several times in a node
+    /// (the scan for each side's threats and its moves, the threat
+    /// searches) and again at each iteration of deepening. Each entry is
+    /// the key (hash and point) with its lowest bit the verdict.
+    verdicts: Box<[Slot<u64>]>,
     pub hash: u64,
     pub to_move: Color,
     pub stones: usize,
@@ -194,6 +204,11 @@ impl SearchBoard {
             nearby_undo: Vec::new(),
             words: points.last().map_or(0, |&i| i / 64 + 1),
             renju: variant.forbidden_policy().is_some(),
+            verdicts: if variant.forbidden_policy().is_some() {
+                (0..1 << VERDICT_BITS).map(|_| Slot::new(0)).collect()
+            } else {
+                Box::default()
+            },
             hash: 0,
             to_move: Color::Black,
             stones: 0,
@@ -315,7 +330,23 @@ impl SearchBoard {
         if !self.renju || color == Color::White {
             return true;
         }
-        !may_be_forbidden(self.shape(color, i)) || forbidden_at(&self.cells, i).is_none()
+        !may_be_forbidden(self.shape(color, i)) || self.judged_allowed(i)
+    }
+
+    /// Whether black may play the suspect point `i`, by the referee's
+    /// test, remembered for this position.
+    fn judged_allowed(&self, i: usize) -> bool {
+        // The position's hash with the point mixed in; the lowest bit
+        // left for the verdict.
+        let key = (self.hash ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) & !1;
+        let slot = &self.verdicts[(key >> (64 - VERDICT_BITS)) as usize];
+        let entry = slot.get();
+        if entry & !1 == key {
+            return entry & 1 == 1;
+        }
+        let allowed = forbidden_at(&self.cells, i).is_none();
+        slot.set(key | u64::from(allowed));
+        allowed
     }
 
     fn place(&mut self, i: usize, color: Color) {
@@ -324,6 +355,12 @@ impl SearchBoard {
         self.stones += 1;
         self.mark_near(i);
         self.shift_windows(i, color);
+    }
+
+    /// The hash of the position after the side to move plays `i`.
+    #[inline]
+    pub fn hash_after(&self, i: usize) -> u64 {
+        self.hash ^ zobrist()[side(self.to_move)][i]
     }
 
     /// Plays `i` for the side to move.
@@ -600,6 +637,45 @@ mod tests {
             assert_patterns_fresh(&board);
             assert_eq!(board.hash, SearchBoard::new(&position).hash);
         }
+    }
+
+    /// The verdicts the board remembers are the referee's for the position
+    /// at hand: asked again and again as moves are made and taken back
+    /// (each position's asked at least twice), they agree with a fresh
+    /// judgement point by point.
+    #[test]
+    fn remembered_verdicts_follow_the_position() {
+        use crate::rules::ForbiddenPolicy;
+        let variant = Variant::renju(ForbiddenPolicy::Reject);
+        let mut rng = SplitMix64::new(11);
+        let mut board = SearchBoard::new(&Position::new(variant));
+        let centre: Vec<usize> = (board.points.iter().copied())
+            .filter(|&i| (4..11).contains(&(i % STRIDE)) && (4..11).contains(&(i / STRIDE)))
+            .collect();
+        let mut checked = 0;
+        for step in 0..400 {
+            if board.stones > 30 || (step % 3 == 2 && !board.history.is_empty()) {
+                board.unmake();
+            } else {
+                let empty: Vec<usize> = centre
+                    .iter()
+                    .copied()
+                    .filter(|&i| board.is_empty(i))
+                    .collect();
+                board.make(empty[rng.below(empty.len())]);
+            }
+            for _ in 0..2 {
+                for &i in &board.points {
+                    if board.is_empty(i) {
+                        let fresh = forbidden_at(&board.cells, i).is_none();
+                        assert_eq!(board.legal(i, Color::Black), fresh, "at {i}");
+                        checked += usize::from(!fresh);
+                    }
+                }
+            }
+        }
+        // The positions crowd enough to hold forbidden points.
+        assert!(checked > 0);
     }
 
     /// The engine's legality test for black in renju agrees with the rules'

@@ -682,6 +682,11 @@ impl Searcher {
             // (±7.6), as white -24.0 (±6.0). Depth bought by pruning threats
             // loses to a tactical engine.
             let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
+            // The child probes the table first: its slot is fetched while
+            // the move is made.
+            if next_depth > 0 {
+                self.prefetch(self.board.hash_after(i));
+            }
             self.board.make(i);
             let score = if n == 0 {
                 -self.negamax(next_depth, -beta, -alpha, ply + 1)

@@ -45,7 +45,29 @@ pub(super) const UPPER: u8 = 3;
 impl Searcher {
     /// The slot of the position on the board: the hash's high bits.
     fn slot(&self) -> usize {
-        (self.board.hash >> (64 - self.config.table_bits)) as usize
+        self.slot_of(self.board.hash)
+    }
+
+    fn slot_of(&self, hash: u64) -> usize {
+        (hash >> (64 - self.config.table_bits)) as usize
+    }
+
+    /// Asks the processor to fetch the slot of the position with `hash`
+    /// ahead of its probe: the table is larger than its caches, and a probe
+    /// waiting on memory was a twentieth of the search's time.
+    #[inline]
+    pub(super) fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let entry: *const Entry = &self.table[self.slot_of(hash)];
+            // SAFETY: a prefetch reads nothing the program sees and cannot
+            // fault; `entry` points into the table, and SSE, which the
+            // instruction needs, is part of every x86_64 processor.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// Keeps what a node `ply` plies from the root found. A win or loss is
