@@ -448,15 +448,52 @@ impl SearchBoard {
     /// A stone of `color` was placed on `i`: changes that digit of every
     /// window holding `i` and looks up the patterns of the empty points
     /// whose window it is, keeping what they were for [`Self::unmake`].
+    ///
+    /// [`Self::each_window`]'s walk written out, with the two pattern
+    /// tables' bytes held in locals: through the closure, every lookup
+    /// read them again from the board it had just written to.
     fn shift_windows(&mut self, i: usize, color: Color) {
         self.undo_marks.push(self.undo.len());
         let digit = key_digits(color);
-        self.each_window(i, |board, d, j, power| {
-            board.keys[d][j] += digit * u64::from(power);
-            if board.cells[j] == Cell::Empty {
-                board.look_up(j, d);
+        let reach = self.tables[0].reach;
+        let bytes = [self.tables[0].bytes(), self.tables[1].bytes()];
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for sign in [-1isize, 1] {
+                let mut j = i as isize;
+                for m in 1..=reach {
+                    j += sign * step as isize;
+                    let ju = j as usize;
+                    let cell = self.cells[ju];
+                    if cell == Cell::Wall {
+                        break;
+                    }
+                    let slot = if sign < 0 { reach + m - 1 } else { reach - m };
+                    let keys = self.keys[d][ju] + digit * POWERS_OF_THREE[slot] as u64;
+                    self.keys[d][ju] = keys;
+                    if cell != Cell::Empty {
+                        continue;
+                    }
+                    // The patterns of the empty point `ju` along `d`,
+                    // saved first if either side's changed (a stone far
+                    // along a line often changes nothing).
+                    let new = [
+                        bytes[0][keys as u32 as usize],
+                        bytes[1][(keys >> 32) as usize],
+                    ];
+                    let old = [self.patterns[0][d][ju], self.patterns[1][d][ju]];
+                    if new == old {
+                        continue;
+                    }
+                    self.save(ju, d);
+                    for s in 0..2 {
+                        self.patterns[s][d][ju] = new[s];
+                        let shape = i32::from(self.shapes[s][ju])
+                            + (i32::from(new[s]) - i32::from(old[s])) * POWERS_OF_NINE[d];
+                        self.shapes[s][ju] = shape as u16;
+                    }
+                }
             }
-        });
+        }
         for d in 0..4 {
             self.save(i, d);
             self.patterns[0][d][i] = 0;
@@ -483,26 +520,6 @@ impl SearchBoard {
             patterns: [self.patterns[0][d][i], self.patterns[1][d][i]],
             shapes: [self.shapes[0][i], self.shapes[1][i]],
         });
-    }
-
-    /// The patterns of the empty point `i` along `d`, from its window keys,
-    /// saved first for [`Self::unmake`] if either side's changed (a stone
-    /// far along a line often changes nothing, and needs no saving).
-    #[inline]
-    fn look_up(&mut self, i: usize, d: usize) {
-        let keys = self.keys[d][i];
-        let new = [0, 1].map(|s| self.tables[s].byte((keys >> (32 * s)) as u32 as usize));
-        let old = [self.patterns[0][d][i], self.patterns[1][d][i]];
-        if new == old {
-            return;
-        }
-        self.save(i, d);
-        for s in 0..2 {
-            self.patterns[s][d][i] = new[s];
-            let shape = i32::from(self.shapes[s][i])
-                + (i32::from(new[s]) - i32::from(old[s])) * POWERS_OF_NINE[d];
-            self.shapes[s][i] = shape as u16;
-        }
     }
 
     /// The base-3 key of the window around `i` along direction `d`.

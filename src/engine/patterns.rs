@@ -188,6 +188,12 @@ impl PatternTable {
         self.table[key]
     }
 
+    /// The whole table as bytes by key, for a walk that looks up many.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        &self.table
+    }
+
     /// The pattern for a window written as text, centre excluded: `X` own,
     /// `.` empty, anything else blocked; `left` nearest-last, `right` nearest-first.
     #[cfg(test)]
