@@ -109,6 +109,19 @@ struct TuneArgs {
     /// playing games.
     #[arg(long)]
     load: Option<std::path::PathBuf>,
+    /// Fit the quiet positions of an arena match's record (`gobang arena
+    /// --record`) instead of playing games, each judged by the evaluation
+    /// the contender to move there reported (see --judge).
+    #[arg(long, conflicts_with = "load")]
+    from_record: Option<std::path::PathBuf>,
+    /// Whose positions and evaluations --from-record takes: the match's
+    /// first contender or its second.
+    #[arg(long, default_value = "second")]
+    judge: String,
+    /// The judge's evaluation that means the side to move's log-odds of
+    /// winning are 1 (Rapfi reports on a scale of 200).
+    #[arg(long, default_value_t = 200.0)]
+    judge_scale: f64,
     /// How much of what the fit aims at is the game's result, from 0 to 1;
     /// the rest is the search's judgment of the position (the score of
     /// the move it chose).
@@ -334,7 +347,24 @@ fn tune(args: TuneArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         )
         .into());
     }
-    let samples = if let Some(path) = &args.load {
+    let samples = if let Some(path) = &args.from_record {
+        let judge_first = match args.judge.as_str() {
+            "first" => true,
+            "second" => false,
+            other => return Err(format!("--judge is first or second, not {other:?}").into()),
+        };
+        if !args.judge_scale.is_finite() || args.judge_scale <= 0.0 {
+            return Err(format!(
+                "--judge-scale {} is not a number above 0: it is the judge's evaluation of log-odds 1",
+                args.judge_scale
+            )
+            .into());
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        tune::judged::samples(&text, variant, judge_first, args.judge_scale)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+    } else if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         tune::read_samples(&text).map_err(|e| format!("{}: {e}", path.display()))?

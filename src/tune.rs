@@ -18,6 +18,8 @@
 //! class counts with the shape weights fixed, and the threat values (see
 //! [`ThreatValues`]) on the samples' threat masks with both fixed.
 
+pub mod judged;
+
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
