@@ -48,6 +48,16 @@ pub struct Weights {
 
 /// Renju with black to move (black's forbidden points change what every
 /// shape is worth, and to whom).
+///
+/// Renju's two sets fitted to Rapfi's judgment instead (`gobang tune
+/// --from-record --outcome 0` on 5,870 positions of two 208-game matches
+/// against Rapfi STRENGTH 60, each judged by the evaluation Rapfi reported
+/// there; held-out log loss 0.6585 to 0.5547 with black to move, 0.5977 to
+/// 0.5379 with white): against STRENGTH 60 at 200 ms, two matches each
+/// paired game by game with one of these weights the same day (44.0 and
+/// 50.7%), 40.4 and 39.9%: -7.2 points (95% ±5.9) over 416 pairs, as black
+/// 0.0 (±9.2), as white -14.4 (±7.3), at 0.7 million positions a second
+/// where these weights searched 1.0.
 pub const RENJU_BLACK: Weights = Weights {
     mine: [
         10, -47, 49, 82, 351, 4800, 30000, 7834, 1186, 735, 353, 96, 46,
@@ -118,6 +128,23 @@ macro_rules! named {
 /// --black-nodes`), as the expert's white games against a stronger engine
 /// are: -5.5 points over 416 pairs, so white keeps those fitted on even
 /// games.
+///
+/// Nor did Rapfi's judgment teach better threat values (`gobang tune
+/// --from-record --outcome 0 --threats`, 11,514 positions of four renju
+/// matches against Rapfi, judged by the evaluation it reported): white's
+/// masks fitted for the first time and black's fitted again (held-out log
+/// loss 0.5572 to 0.5362 and 0.5528 to 0.5451 for white's search, 0.5603 to
+/// 0.5332 and 0.5594 to 0.5470 for black's), against STRENGTH 60 at 200 ms,
+/// paired game by game with two matches of the values in use the same day
+/// (44.0 and 50.7%): 47.4 and 39.9%, -3.7 points (95% ±5.9) over 416 pairs,
+/// as black -2.4 (±8.9), as white -5.0 (±7.7), white's search at 0.8
+/// million positions a second where it searched 1.0 without masks. White's
+/// class values fitted to that judgment alone (17,784 positions of six
+/// such matches; held-out log loss 0.6259 to 0.5629 with black to move,
+/// 0.5959 to 0.5501 with white), paired with the same two matches: 43.0 and
+/// 40.9%, -5.4 points (±5.7) over 416 pairs, as white -13.5 (±7.8), as black
+/// (played as before, the matches' noise) +2.6 (±8.3). A closer fit to a
+/// stronger engine's judgment made white's search play worse.
 const NAMED: [Named; SETS] = [
     named!("FREE", &FREE, "free.txt", "free-threats.txt"),
     named!(
