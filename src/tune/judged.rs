@@ -32,7 +32,11 @@ pub fn judgment(said: &[String], scale: f64) -> Option<f64> {
     match value.as_bytes() {
         [b'+', b'M' | b'W', ..] => Some(1.0),
         [b'-', b'M' | b'L', ..] => Some(0.0),
-        _ => value.parse::<f64>().ok().map(|v| sigmoid(v / scale)),
+        _ => value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(|v| sigmoid(v / scale)),
     }
 }
 
@@ -57,6 +61,9 @@ pub fn samples(
                 "not a game of an arena record with what was said: {e}"
             ))
         })?;
+        if ![0.0, 0.5, 1.0].contains(&game.score) {
+            return Err(bad(format!("a score is 0, 0.5 or 1, not {}", game.score)));
+        }
         if game.first_moved.len() != game.said.len() {
             return Err(bad("first_moved and said differ in length".into()));
         }
@@ -149,6 +156,7 @@ mod tests {
         assert_eq!(judgment(&said("eval -L16 | nodes 3"), 200.0), Some(0.0));
         assert_eq!(judgment(&said("eval +W3"), 200.0), Some(1.0));
         assert_eq!(judgment(&said("Bestline H8 I9"), 200.0), None);
+        assert_eq!(judgment(&said("eval nan"), 200.0), None);
         assert_eq!(judgment(&[], 200.0), None);
     }
 
@@ -183,6 +191,9 @@ mod tests {
         );
         // A record whose turns and moves disagree is refused, not misread.
         let bad = line.replace("[false,true,false,true]", "[false,true,false]");
+        assert_ne!(bad, line);
+        assert!(samples(&bad, free, false, 200.0).is_err());
+        let bad = line.replace("\"score\":1.0", "\"score\":2.0");
         assert_ne!(bad, line);
         assert!(samples(&bad, free, false, 200.0).is_err());
     }
