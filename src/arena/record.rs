@@ -39,6 +39,13 @@ pub struct Recorded {
     pub score: f64,
     #[serde(default)]
     pub moves: Vec<[u8; 2]>,
+    /// For each move after the opening, whether the first contender chose
+    /// it, and what its contender said of it (both empty in records written
+    /// without them).
+    #[serde(default)]
+    pub first_moved: Vec<bool>,
+    #[serde(default)]
+    pub said: Vec<Vec<String>>,
 }
 
 impl Recorded {
@@ -64,6 +71,8 @@ impl From<&GameReport> for Recorded {
             first_is_black: g.first_is_black,
             score: g.score,
             moves: g.moves.iter().map(|p| [p.x, p.y]).collect(),
+            first_moved: g.turns.iter().map(|t| t.by_first).collect(),
+            said: g.turns.iter().map(|t| t.chosen.said.clone()).collect(),
         }
     }
 }
@@ -282,6 +291,8 @@ mod tests {
             first_is_black,
             score,
             moves: Vec::new(),
+            first_moved: Vec::new(),
+            said: Vec::new(),
         }
     }
 
@@ -367,6 +378,8 @@ mod tests {
                 first_is_black: false,
                 score: 0.5,
                 moves: vec![[7, 7]],
+                first_moved: Vec::new(),
+                said: Vec::new(),
             }])
         );
         let bad = "{\"opening\":3,\"first_is_black\":false,\"score\":0.5}\n{\"opening\":1}";

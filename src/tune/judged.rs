@@ -5,21 +5,10 @@
 //! expert actually meets is something to fit the evaluation to that the
 //! expert's own search cannot give.
 
-use serde::Deserialize;
-
 use super::{Sample, sigmoid};
+use crate::arena::record::{self, Recorded};
 use crate::engine::eval;
-use crate::rules::{Color, Point, Position, Variant};
-
-/// A game of a record as the judged samples need it.
-#[derive(Deserialize)]
-struct Game {
-    first_is_black: bool,
-    score: f64,
-    moves: Vec<[u8; 2]>,
-    first_moved: Vec<bool>,
-    said: Vec<Vec<String>>,
-}
+use crate::rules::{Color, Position, Variant};
 
 /// What an engine said of a position, as the side to move's chance to win:
 /// the number after the last `eval` (any case) over `scale` as log-odds, or
@@ -40,10 +29,11 @@ pub fn judgment(said: &[String], scale: f64) -> Option<f64> {
     }
 }
 
-/// The samples of a record (one game a line) where the first contender
-/// (`judge_first`) or the second was to move and said an evaluation; only
-/// quiet positions, as [`eval::features`] counts them. The result of each
-/// is how the game ended for the side to move.
+/// The samples of a record's text (one game a line, as [`record::parse`]
+/// reads it) where the first contender (`judge_first`) or the second was to
+/// move and said an evaluation; only quiet positions, as [`eval::features`]
+/// counts them. The result of each is how the game ended for the side to
+/// move.
 pub fn samples(
     text: &str,
     variant: Variant,
@@ -51,87 +41,71 @@ pub fn samples(
     scale: f64,
 ) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |why: String| format!("line {}: {why}", n + 1);
-        let game: Game = serde_json::from_str(line).map_err(|e| {
-            bad(format!(
-                "not a game of an arena record with what was said: {e}"
-            ))
-        })?;
-        if ![0.0, 0.5, 1.0].contains(&game.score) {
-            return Err(bad(format!("a score is 0, 0.5 or 1, not {}", game.score)));
-        }
-        if game.first_moved.len() != game.said.len() {
-            return Err(bad("first_moved and said differ in length".into()));
-        }
-        let moves: Vec<Point> = game.moves.iter().map(|&[x, y]| Point::new(x, y)).collect();
-        // The turns are every move after the opening; the last may not have
-        // been played (lost on time, or refused). The colours alternate, so
-        // the first turn's colour says which.
-        let first_color = if game.first_is_black {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let color_of_move = |k: usize| {
-            if k.is_multiple_of(2) {
-                Color::Black
-            } else {
-                Color::White
-            }
-        };
-        let Some(&first_turn_by_first) = game.first_moved.first() else {
-            continue;
-        };
-        let turn_color = |by_first: bool| {
-            if by_first {
-                first_color
-            } else {
-                first_color.opponent()
-            }
-        };
-        let mut start = moves.len().saturating_sub(game.first_moved.len());
-        if color_of_move(start) != turn_color(first_turn_by_first) {
-            start += 1;
-        }
-        let mut position = Position::new(variant);
-        for (k, &p) in moves.iter().enumerate() {
-            if let Some(turn) = k.checked_sub(start)
-                && game.first_moved[turn] == judge_first
-                && let Some(judged) = judgment(&game.said[turn], scale)
-                && let Some(features) = eval::features(&position)
-            {
-                let mover = position.to_move();
-                if mover != turn_color(judge_first) {
-                    return Err(bad(format!(
-                        "move {} is {mover:?}'s, not the judging contender's",
-                        k + 1
-                    )));
-                }
-                let first_won = game.score;
-                let result = if judge_first {
-                    first_won
-                } else {
-                    1.0 - first_won
-                };
-                samples.push(Sample {
-                    features: features.shapes,
-                    classes: features.classes,
-                    mask: features.mask,
-                    mover,
-                    result,
-                    searched: judged,
-                });
-            }
-            position
-                .play(p)
-                .map_err(|e| bad(format!("move {} at {p}: {e}", k + 1)))?;
-        }
+    for (n, game) in record::parse(text)?.iter().enumerate() {
+        game_samples(game, variant, judge_first, scale, &mut samples)
+            .map_err(|why| format!("game {}: {why}", n + 1))?;
     }
     Ok(samples)
+}
+
+fn game_samples(
+    game: &Recorded,
+    variant: Variant,
+    judge_first: bool,
+    scale: f64,
+    samples: &mut Vec<Sample>,
+) -> Result<(), String> {
+    if game.first_moved.len() != game.said.len() {
+        return Err("first_moved and said differ in length".into());
+    }
+    let Some(&first_turn_by_first) = game.first_moved.first() else {
+        return Ok(());
+    };
+    let turn_color = |by_first: bool| {
+        let first = game.first_color();
+        if by_first { first } else { first.opponent() }
+    };
+    let moves = game.points();
+    // The turns are every move after the opening; the last may not have
+    // been played (lost on time, or refused). Black moves first and the
+    // colours alternate, so the first turn's colour says which.
+    let mut start = moves.len().saturating_sub(game.first_moved.len());
+    let black_at_start = start.is_multiple_of(2);
+    if black_at_start != (turn_color(first_turn_by_first) == Color::Black) {
+        start += 1;
+    }
+    let mut position = Position::new(variant);
+    for (k, &p) in moves.iter().enumerate() {
+        if let Some(turn) = k.checked_sub(start)
+            && game.first_moved[turn] == judge_first
+            && let Some(judged) = judgment(&game.said[turn], scale)
+            && let Some(features) = eval::features(&position)
+        {
+            let mover = position.to_move();
+            if mover != turn_color(judge_first) {
+                return Err(format!(
+                    "move {} is {mover:?}'s, not the judging contender's",
+                    k + 1
+                ));
+            }
+            samples.push(Sample {
+                features: features.shapes,
+                classes: features.classes,
+                mask: features.mask,
+                mover,
+                result: if judge_first {
+                    game.score
+                } else {
+                    1.0 - game.score
+                },
+                searched: judged,
+            });
+        }
+        position
+            .play(p)
+            .map_err(|e| format!("move {} at {p}: {e}", k + 1))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -165,6 +139,7 @@ mod tests {
         // Opening h8 h7 h6 (three stones), then the second contender (white
         // here) and the first alternate; the first won.
         let line = serde_json::json!({
+            "opening": 0,
             "first_is_black": true,
             "score": 1.0,
             "moves": [[7,7],[7,6],[7,5],[8,6],[8,8],[9,9],[6,6]],
@@ -189,12 +164,15 @@ mod tests {
                 .iter()
                 .all(|s| s.mover == Color::Black && s.result == 1.0)
         );
-        // A record whose turns and moves disagree is refused, not misread.
-        let bad = line.replace("[false,true,false,true]", "[false,true,false]");
-        assert_ne!(bad, line);
-        assert!(samples(&bad, free, false, 200.0).is_err());
-        let bad = line.replace("\"score\":1.0", "\"score\":2.0");
-        assert_ne!(bad, line);
-        assert!(samples(&bad, free, false, 200.0).is_err());
+        // A record whose turns and moves disagree, or whose score is no
+        // result, is refused, not misread.
+        for (from, to) in [
+            ("[false,true,false,true]", "[false,true,false]"),
+            ("\"score\":1.0", "\"score\":2.0"),
+        ] {
+            let bad = line.replace(from, to);
+            assert_ne!(bad, line);
+            assert!(samples(&bad, free, false, 200.0).is_err());
+        }
     }
 }
