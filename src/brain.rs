@@ -109,6 +109,13 @@ impl Turn {
 }
 
 impl Brain {
+    /// Searches with `threads` threads (Lazy SMP), as many as the machine
+    /// has processors at most: more would only take turns on them.
+    pub fn set_threads(&mut self, threads: usize) {
+        let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.memory.set_threads(threads.clamp(1, processors));
+    }
+
     pub fn new(level: Level) -> Brain {
         Brain {
             level,
@@ -430,6 +437,9 @@ impl Brain {
                         self.timeout_turn = Duration::from_millis(ms)
                     }
                     ("time_left", Some(ms)) => self.time_left = Some(Duration::from_millis(ms)),
+                    // Not in the protocol's list, but sent by managers
+                    // and understood by engines (Rapfi's name for it).
+                    ("thread_num", Some(threads)) => self.set_threads(threads as usize),
                     ("rule", Some(rule)) => {
                         self.rule = rule as u32;
                         self.prepare();
@@ -471,9 +481,16 @@ impl Brain {
     }
 }
 
-/// Runs the protocol until END or the end of input.
-pub fn run(level: Level, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+/// Runs the protocol until END or the end of input, searching with
+/// `threads` threads until `INFO thread_num` says otherwise.
+pub fn run(
+    level: Level,
+    threads: usize,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
     let mut brain = Brain::new(level);
+    brain.set_threads(threads);
     let mut board = None;
     for line in input.lines() {
         let line = line?;
@@ -505,6 +522,22 @@ mod tests {
             nodes: 81_000,
             waited: None,
         }
+    }
+
+    /// `INFO thread_num` sets the threads of the brain's searches, as many
+    /// as the machine has processors at most, and at least one.
+    #[test]
+    fn info_thread_num_sets_the_search_threads_up_to_the_processors() {
+        let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut brain = Brain::new(Level::Expert);
+        let mut board = None;
+        assert_eq!(brain.memory.threads(), 1);
+        assert_eq!(brain.command("INFO THREAD_NUM 2", &mut board), None);
+        assert_eq!(brain.memory.threads(), processors.min(2));
+        brain.command("INFO thread_num 1000", &mut board);
+        assert_eq!(brain.memory.threads(), processors);
+        brain.command("INFO thread_num 0", &mut board);
+        assert_eq!(brain.memory.threads(), 1);
     }
 
     /// The brain keeps 20 ms of its turn in hand, or a tenth of it if

@@ -32,6 +32,10 @@ enum Command {
         /// The computer level that plays.
         #[arg(long, default_value = "expert")]
         level: String,
+        /// Threads a search uses (Lazy SMP; `INFO thread_num` from the
+        /// manager overrides it), at most the machine's processors.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play two contenders against each other and report the score and Elo.
     Arena(ArenaArgs),
@@ -273,9 +277,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             Ok(())
         }
         Command::Serve(args) => serve(args),
-        Command::Brain { level } => {
+        Command::Brain { level, threads } => {
             let level = level.parse::<gobang::engine::Level>()?;
-            gobang::brain::run(level, std::io::stdin().lock(), std::io::stdout().lock())?;
+            let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
+            gobang::brain::run(level, threads, input, output)?;
             Ok(())
         }
         Command::Arena(args) => arena(args),

@@ -15,6 +15,7 @@ mod time;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::rules::{Point, Position, Variant};
@@ -230,10 +231,14 @@ pub fn think(position: &Position, level: Level, limits: &Limits) -> Option<Decis
 /// on the rules, so one memory serves game after game under one rule set).
 /// `gobang brain` and the arena's players keep one; the server searches
 /// afresh, so that a game's moves do not depend on which games came before.
+///
+/// It also holds how many threads a search may use (one unless told):
+/// the server's searches, which keep no memory, use one each.
 #[derive(Default)]
 pub struct Memory {
-    table: Vec<search::Entry>,
+    table: Option<Arc<search::Table>>,
     variant: Option<Variant>,
+    threads: usize,
 }
 
 impl Memory {
@@ -241,14 +246,24 @@ impl Memory {
         Memory::default()
     }
 
-    /// A search's table: the kept one if it is for these rules and this
-    /// size (a position's value depends on the rules; its key does not).
-    fn take(&mut self, variant: Variant, bits: u32) -> Vec<search::Entry> {
-        if self.variant != Some(variant) || self.table.len() != 1 << bits {
+    /// Searches with `threads` threads in all (at least one): the others
+    /// help the search through the transposition table (Lazy SMP).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads.max(1)
+    }
+
+    /// A search's table: the kept one if it is for these rules (a
+    /// position's value depends on the rules; its key does not).
+    fn take(&mut self, variant: Variant) -> Option<Arc<search::Table>> {
+        if self.variant != Some(variant) {
             self.variant = Some(variant);
-            self.table = Vec::new();
+            self.table = None;
         }
-        std::mem::take(&mut self.table)
+        self.table.take()
     }
 }
 
@@ -260,12 +275,12 @@ fn search(
     memory: Option<&mut Memory>,
 ) -> Option<Decision> {
     match memory {
-        None => search::Searcher::new(position, config, limits, Vec::new()).run(),
+        None => search::Searcher::new(position, config, limits, None).run(),
         Some(memory) => {
-            let table = memory.take(*position.variant(), config.table_bits);
-            let (decision, table) =
-                search::Searcher::new(position, config, limits, table).run_keeping();
-            memory.table = table;
+            let table = memory.take(*position.variant());
+            let (decision, table) = search::Searcher::new(position, config, limits, table)
+                .run_with_helpers(position, limits, memory.threads());
+            memory.table = Some(table);
             decision
         }
     }

@@ -10,6 +10,8 @@ mod table;
 mod threats;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use foldhash::fast::FixedState;
 
@@ -19,7 +21,7 @@ use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
 use crate::rules::board::PADDED;
 use crate::rules::{Color, Position, Variant};
-pub(super) use table::Entry;
+pub(super) use table::Table;
 use table::{EXACT, LOWER, UPPER, table_cut};
 use threats::{Threat, ThreatTables, wins_by_fours};
 
@@ -93,6 +95,24 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
         Some((_, b)) if b >= s => best,
         _ => Some((i, s)),
     })
+}
+
+/// The decision of a search and its helpers (Lazy SMP): the search's own,
+/// unless a helper finished a deeper iteration of deepening than it did
+/// and it found no forced win (a win's depth counts its plies, not an
+/// iteration's). The nodes are all the threads'.
+fn deepest(main: Option<Decision>, helpers: Vec<Option<Decision>>) -> Option<Decision> {
+    let mut best = main?;
+    let nodes = best.nodes + helpers.iter().flatten().map(|d| d.nodes).sum::<u64>();
+    if best.forced_win_in.is_none() {
+        for helper in helpers.into_iter().flatten() {
+            if helper.depth > best.depth {
+                best = helper;
+            }
+        }
+    }
+    best.nodes = nodes;
+    Some(best)
 }
 
 /// Builds the tables every search reads (what a stone makes by shape, the
@@ -175,7 +195,13 @@ pub struct Searcher {
     clock: TimeManager,
     nodes: u64,
     stopped: bool,
-    table: Vec<Entry>,
+    table: Arc<Table>,
+    /// Set when the search this one helps (Lazy SMP) has decided: a
+    /// helper's own decision is not wanted, only what it stores.
+    told_to_stop: Option<Arc<AtomicBool>>,
+    /// The first depth of the iterative deepening: 1, or 2 for every
+    /// other helper, so that the threads do not all search alike.
+    first_depth: i32,
     killers: [[usize; 2]; MAX_PLY],
     /// The static value of each node on the current line, by ply: whether
     /// the side to move is improving on its last turn.
@@ -200,21 +226,23 @@ pub struct Searcher {
 
 impl Searcher {
     /// A search of `position`; `table` is a transposition table kept from
-    /// earlier searches of the same game (any other size starts afresh).
+    /// earlier searches of the same game, or shared with the other threads
+    /// searching it (none, or one of another size, starts afresh).
     pub fn new(
         position: &Position,
         config: SearchConfig,
         limits: &Limits,
-        mut table: Vec<Entry>,
+        table: Option<Arc<Table>>,
     ) -> Searcher {
         // The budget counts from here: setting up (pattern tables on a first
         // search, the table's memory) is part of the move's time.
         let clock = TimeManager::new(limits.time, limits.nodes);
         let board = SearchBoard::new(position);
         let history = vec![0; 2 * PADDED];
-        if table.len() != 1 << config.table_bits {
-            table = vec![Entry::default(); 1 << config.table_bits];
-        }
+        let table = match table {
+            Some(table) if table.len() == 1 << config.table_bits => table,
+            _ => Arc::new(Table::new(config.table_bits)),
+        };
         Searcher {
             board,
             config,
@@ -224,6 +252,8 @@ impl Searcher {
             nodes: 0,
             stopped: false,
             table,
+            told_to_stop: None,
+            first_depth: 1,
             killers: [[0; 2]; MAX_PLY],
             evals: [0; MAX_PLY],
             history,
@@ -255,10 +285,21 @@ impl Searcher {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if !self.stopped && self.clock.must_stop(self.nodes) {
+        if !self.stopped && (self.clock.must_stop(self.nodes) || self.helped_search_decided()) {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Whether this is a helper whose search has decided (looked at every
+    /// 16 nodes, as the clock is).
+    #[inline]
+    fn helped_search_decided(&self) -> bool {
+        self.nodes.is_multiple_of(16)
+            && self
+                .told_to_stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// Looks at every empty point near a stone.
@@ -817,8 +858,50 @@ impl Searcher {
 
     /// Chooses a move, and gives back the transposition table for the
     /// next search of the same game.
-    pub fn run_keeping(mut self) -> (Option<Decision>, Vec<Entry>) {
+    pub fn run_keeping(mut self) -> (Option<Decision>, Arc<Table>) {
         let decision = self.decide();
+        (decision, self.table)
+    }
+
+    /// [`Searcher::run_keeping`] with `threads` threads in all (Lazy SMP):
+    /// `threads - 1` helpers search the same position through the same
+    /// table, each with its own seed and every other one a ply ahead, and
+    /// what they store there (values, bounds, best moves) lets this search
+    /// cut and order sooner. The helpers stop when this search has decided;
+    /// its decision is the answer unless a helper finished a deeper
+    /// iteration (see [`deepest`]). Its nodes are all the threads'.
+    pub fn run_with_helpers(
+        mut self,
+        position: &Position,
+        limits: &Limits,
+        threads: usize,
+    ) -> (Option<Decision>, Arc<Table>) {
+        if threads <= 1 {
+            return self.run_keeping();
+        }
+        let decided = Arc::new(AtomicBool::new(false));
+        let decision = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|n| {
+                    let limits = Limits {
+                        seed: limits.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                        ..*limits
+                    };
+                    let mut helper =
+                        Searcher::new(position, self.config, &limits, Some(self.table.clone()));
+                    helper.told_to_stop = Some(decided.clone());
+                    helper.first_depth = 1 + (n % 2) as i32;
+                    scope.spawn(move || helper.decide())
+                })
+                .collect();
+            let decision = self.decide();
+            decided.store(true, Ordering::Relaxed);
+            let helped: Vec<Option<Decision>> = helpers
+                .into_iter()
+                .map(|h| h.join().expect("a helper searched without panicking"))
+                .collect();
+            deepest(decision, helped)
+        });
         (decision, self.table)
     }
 
@@ -929,8 +1012,8 @@ impl Searcher {
         } else {
             None
         };
-        for depth in 1..=self.config.max_depth {
-            if depth > 1 && !self.clock.may_deepen(self.nodes) {
+        for depth in self.first_depth..=self.config.max_depth {
+            if depth > self.first_depth && !self.clock.may_deepen(self.nodes) {
                 break;
             }
             let root_moves = {
@@ -1091,11 +1174,11 @@ mod tests {
                 seed: 1,
                 candidates,
             };
-            let searcher = Searcher::new(&position, config, &limits, Vec::new());
+            let searcher = Searcher::new(&position, config, &limits, None);
             let (decision, table) = searcher.run_keeping();
             let decision = decision.unwrap();
             assert_eq!(decision.depth, 4, "the search went to its full depth");
-            let mut probe = Searcher::new(&position, config, &limits, table);
+            let mut probe = Searcher::new(&position, config, &limits, Some(table));
             decision
                 .candidates
                 .iter()
@@ -1111,6 +1194,62 @@ mod tests {
         assert_eq!(exact_replies(3), [true, true, true]);
         assert!(exact_replies(1)[0]);
         assert!(exact_replies(1)[1..].contains(&false));
+    }
+
+    /// A renju middle game, white to move.
+    fn expert_position() -> Position {
+        let mut position = Position::new(Variant::renju(ForbiddenPolicy::Lose));
+        for name in "h8 h9 i10 j8 j9 h11 i8 k10 i7 i9 k7 j6 j7 l7 h7 g7 h5".split(' ') {
+            let point = crate::rules::parse_point(name, 15, 15).unwrap();
+            position.play(point).unwrap();
+        }
+        position
+    }
+
+    /// A helper stops within a few nodes of being told that the search it
+    /// helps has decided, whatever its own budget.
+    #[test]
+    fn a_helper_stops_once_the_search_it_helps_has_decided() {
+        let position = expert_position();
+        let limits = Limits {
+            time: std::time::Duration::from_secs(600),
+            ..Limits::default()
+        };
+        let mut helper = Searcher::new(&position, crate::engine::EXPERT, &limits, None);
+        helper.told_to_stop = Some(Arc::new(AtomicBool::new(true)));
+        helper.first_depth = 2;
+        helper.decide();
+        assert!(helper.stopped);
+        assert!(
+            helper.nodes < 100,
+            "{} nodes after being told",
+            helper.nodes
+        );
+    }
+
+    /// With helpers, the search shares one table with them and still
+    /// decides as a search does: a legal move, searched to some depth, and
+    /// the table it gives back holds the root's reply positions.
+    #[test]
+    fn a_search_with_helpers_decides_and_keeps_the_shared_table() {
+        let position = expert_position();
+        let limits = Limits {
+            time: std::time::Duration::from_secs(600),
+            nodes: Some(40_000),
+            ..Limits::default()
+        };
+        let searcher = Searcher::new(&position, crate::engine::EXPERT, &limits, None);
+        let (decision, table) = searcher.run_with_helpers(&position, &limits, 3);
+        let decision = decision.expect("a move");
+        assert!(position.board().get(decision.point).is_none());
+        assert!(decision.depth >= 3, "depth {}", decision.depth);
+        assert_eq!(Arc::strong_count(&table), 1, "the helpers are done with it");
+        let mut probe = Searcher::new(&position, crate::engine::EXPERT, &limits, Some(table));
+        probe.board.make(SearchBoard::index(decision.point));
+        assert!(
+            probe.probe(1).is_some(),
+            "the reply to the move is in the table"
+        );
     }
 
     /// A search of a game plays the move its table holds for the root: a
@@ -1158,12 +1297,12 @@ mod tests {
             width: 64,
             ..expert
         };
-        let (found, table) = Searcher::new(&position, wide, &limits, Vec::new()).run_keeping();
+        let (found, table) = Searcher::new(&position, wide, &limits, None).run_keeping();
         let found = found.unwrap();
         assert_eq!((found.point, found.forced_win_in), (h13, Some(5)));
         // ... and the entry a search two plies up leaves for this position
         // names h13, as the game's had.
-        let mut searcher = Searcher::new(&position, expert, &limits, table);
+        let mut searcher = Searcher::new(&position, expert, &limits, Some(table));
         searcher.store(9, WIN - 5, LOWER, SearchBoard::index(h13), 0);
         let decision = searcher.run().unwrap();
         assert_eq!((decision.point, decision.forced_win_in), (h13, Some(5)));
@@ -1206,7 +1345,7 @@ mod tests {
                 let Some(features) = eval::features(&position) else {
                     continue;
                 };
-                let mut searcher = Searcher::new(&position, config, &Limits::default(), Vec::new());
+                let mut searcher = Searcher::new(&position, config, &Limits::default(), None);
                 let mover = position.to_move();
                 let scan = searcher.scan();
                 assert_eq!(

@@ -10,6 +10,8 @@
 //! probed: -3.5 points (95% ±5.3) over 416 pairs, as black -2.6 (±8.0), as
 //! white -4.3 (±7.1).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::{Searcher, WIN_THRESHOLD};
 use crate::engine::board::SearchBoard;
 use crate::rules::Point;
@@ -26,12 +28,10 @@ pub(super) fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32)
     }
 }
 
-/// What the table holds of one position: its hash (to tell it from the
-/// others of its slot), best move, the depth searched, the bound (0: an
-/// empty slot) and the score.
+/// What the table holds of one position: its best move, the depth
+/// searched, the bound (0: an empty slot) and the score.
 #[derive(Clone, Copy, Default)]
 pub(in crate::engine) struct Entry {
-    hash: u64,
     pub(super) best: u16,
     depth: i8,
     pub(super) bound: u8,
@@ -41,6 +41,63 @@ pub(in crate::engine) struct Entry {
 pub(super) const EXACT: u8 = 1;
 pub(super) const LOWER: u8 = 2;
 pub(super) const UPPER: u8 = 3;
+
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.best)
+            | u64::from(self.depth as u8) << 16
+            | u64::from(self.bound) << 24
+            | u64::from(self.score as u32) << 32
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            best: data as u16,
+            depth: (data >> 16) as u8 as i8,
+            bound: (data >> 24) as u8,
+            score: (data >> 32) as u32 as i32,
+        }
+    }
+}
+
+/// The table: a slot a position, chosen by its hash's high bits, shared by
+/// the threads searching one position (Lazy SMP) and kept from one search
+/// of a game to the next. A slot is two words read and written without a
+/// lock: the entry, and the position's hash mixed with it. Two threads
+/// writing one slot at once may leave one's entry with the other's hash;
+/// the mix then matches neither position, and the slot reads as empty.
+pub(in crate::engine) struct Table {
+    slots: Box<[[AtomicU64; 2]]>,
+}
+
+impl Table {
+    /// An empty table of 2^`bits` slots (16 bytes each).
+    pub(in crate::engine) fn new(bits: u32) -> Table {
+        Table {
+            slots: (0..1usize << bits)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+        }
+    }
+
+    pub(in crate::engine) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn load(&self, slot: usize, hash: u64) -> Option<Entry> {
+        let [check, data] = &self.slots[slot];
+        let data = data.load(Ordering::Relaxed);
+        let entry = Entry::unpack(data);
+        (entry.bound != 0 && check.load(Ordering::Relaxed) ^ data == hash).then_some(entry)
+    }
+
+    fn save(&self, slot: usize, hash: u64, entry: Entry) {
+        let data = entry.pack();
+        let [check, word] = &self.slots[slot];
+        check.store(hash ^ data, Ordering::Relaxed);
+        word.store(data, Ordering::Relaxed);
+    }
+}
 
 impl Searcher {
     /// The slot of the position on the board: the hash's high bits.
@@ -60,7 +117,7 @@ impl Searcher {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let entry: *const Entry = &self.table[self.slot_of(hash)];
+            let entry: *const [AtomicU64; 2] = &self.table.slots[self.slot_of(hash)];
             // SAFETY: a prefetch reads nothing the program sees and cannot
             // fault; `entry` points into the table, and SSE, which the
             // instruction needs, is part of every x86_64 processor.
@@ -81,25 +138,25 @@ impl Searcher {
             s if s < -WIN_THRESHOLD => s - ply,
             s => s,
         };
-        self.table[slot] = Entry {
-            hash: self.board.hash,
+        let entry = Entry {
             best: best as u16,
             depth: depth.clamp(0, 127) as i8,
             bound,
             score,
         };
+        self.table.save(slot, self.board.hash, entry);
     }
 
     /// What the table holds of this node, `ply` plies from the root.
     pub(super) fn probe(&self, ply: usize) -> Option<Entry> {
-        let mut e = self.table[self.slot()];
+        let mut e = self.table.load(self.slot(), self.board.hash)?;
         let ply = ply as i32;
         e.score = match e.score {
             s if s > WIN_THRESHOLD => s - ply,
             s if s < -WIN_THRESHOLD => s + ply,
             s => s,
         };
-        (e.bound != 0 && e.hash == self.board.hash).then_some(e)
+        Some(e)
     }
 
     /// The principal variation from `first`: the best moves the
@@ -129,5 +186,51 @@ impl Searcher {
             self.board.unmake();
         }
         line.into_iter().map(SearchBoard::point).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_reads_back_as_stored_under_its_hash_alone() {
+        let table = Table::new(4);
+        let entry = Entry {
+            best: 300,
+            depth: -3,
+            bound: UPPER,
+            score: -(WIN_THRESHOLD + 7),
+        };
+        table.save(5, 0xDEAD_BEEF_0123_4567, entry);
+        let read = table.load(5, 0xDEAD_BEEF_0123_4567).expect("stored");
+        assert_eq!(
+            (read.best, read.depth, read.bound, read.score),
+            (300, -3, UPPER, -(WIN_THRESHOLD + 7))
+        );
+        assert!(
+            table.load(5, 0xDEAD_BEEF_0123_4568).is_none(),
+            "another position"
+        );
+        assert!(table.load(6, 0).is_none(), "an empty slot, even for hash 0");
+    }
+
+    /// Two threads writing one slot at once can leave one's hash word with
+    /// the other's entry: that slot then answers neither position.
+    #[test]
+    fn a_slot_torn_between_two_writers_reads_as_empty() {
+        let table = Table::new(4);
+        let (first, second) = (0x1111_2222_3333_4444u64, 0x5555_6666_7777_8888u64);
+        let entry = |score| Entry {
+            best: 1,
+            depth: 5,
+            bound: EXACT,
+            score,
+        };
+        table.save(2, first, entry(10));
+        // The second writer's entry lands, its hash word does not.
+        table.slots[2][1].store(entry(-20).pack(), Ordering::Relaxed);
+        assert!(table.load(2, first).is_none());
+        assert!(table.load(2, second).is_none());
     }
 }
