@@ -97,6 +97,10 @@ fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
     })
 }
 
+/// How long a search with helpers waits for their decisions once it has its
+/// own: a helper told to stop stops within 16 nodes, some microseconds.
+const HELPERS_AWAITED: std::time::Duration = std::time::Duration::from_millis(3);
+
 /// The decision of a search and its helpers (Lazy SMP): the search's own,
 /// unless a helper finished a deeper iteration of deepening than it did
 /// and it found no forced win (a win's depth counts its plies, not an
@@ -870,6 +874,11 @@ impl Searcher {
     /// cut and order sooner. The helpers stop when this search has decided;
     /// its decision is the answer unless a helper finished a deeper
     /// iteration (see [`deepest`]). Its nodes are all the threads'.
+    ///
+    /// The answer waits for no helper longer than [`HELPERS_AWAITED`]: a
+    /// helper kept off its processor (by the machine, or a burst of other
+    /// work) would otherwise hold the move past its time. Such a helper
+    /// finishes on its own a moment later, its decision unread.
     pub fn run_with_helpers(
         mut self,
         position: &Position,
@@ -880,29 +889,37 @@ impl Searcher {
             return self.run_keeping();
         }
         let decided = Arc::new(AtomicBool::new(false));
-        let decision = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|n| {
-                    let limits = Limits {
-                        seed: limits.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                        ..*limits
-                    };
-                    let mut helper =
-                        Searcher::new(position, self.config, &limits, Some(self.table.clone()));
-                    helper.told_to_stop = Some(decided.clone());
-                    helper.first_depth = 1 + (n % 2) as i32;
-                    scope.spawn(move || helper.decide())
-                })
-                .collect();
-            let decision = self.decide();
-            decided.store(true, Ordering::Relaxed);
-            let helped: Vec<Option<Decision>> = helpers
-                .into_iter()
-                .map(|h| h.join().expect("a helper searched without panicking"))
-                .collect();
-            deepest(decision, helped)
-        });
-        (decision, self.table)
+        let (send, helped) = std::sync::mpsc::channel();
+        for n in 1..threads {
+            let limits = Limits {
+                seed: limits.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                ..*limits
+            };
+            let (position, config) = (position.clone(), self.config);
+            let (table, decided, send) = (self.table.clone(), decided.clone(), send.clone());
+            // Each helper sets itself up on its own thread, so that this
+            // search starts at once.
+            std::thread::spawn(move || {
+                let mut helper = Searcher::new(&position, config, &limits, Some(table));
+                helper.told_to_stop = Some(decided);
+                helper.first_depth = 1 + (n % 2) as i32;
+                // The answer may have gone without it: nobody to tell.
+                let _ = send.send(helper.decide());
+            });
+        }
+        drop(send);
+        let decision = self.decide();
+        decided.store(true, Ordering::Relaxed);
+        let until = std::time::Instant::now() + HELPERS_AWAITED;
+        let mut helpers = Vec::with_capacity(threads - 1);
+        while helpers.len() < threads - 1 {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match helped.recv_timeout(left) {
+                Ok(decision) => helpers.push(decision),
+                Err(_) => break,
+            }
+        }
+        (deepest(decision, helpers), self.table)
     }
 
     fn decide(&mut self) -> Option<Decision> {
@@ -1243,7 +1260,6 @@ mod tests {
         let decision = decision.expect("a move");
         assert!(position.board().get(decision.point).is_none());
         assert!(decision.depth >= 3, "depth {}", decision.depth);
-        assert_eq!(Arc::strong_count(&table), 1, "the helpers are done with it");
         let mut probe = Searcher::new(&position, crate::engine::EXPERT, &limits, Some(table));
         probe.board.make(SearchBoard::index(decision.point));
         assert!(
