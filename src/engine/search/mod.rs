@@ -201,7 +201,8 @@ pub struct Searcher {
     stopped: bool,
     table: Arc<Table>,
     /// Set when the search this one helps (Lazy SMP) has decided: a
-    /// helper's own decision is not wanted, only what it stores.
+    /// helper is there for what it stores in the table, and for its
+    /// decision only if it got deeper (see [`deepest`]).
     told_to_stop: Option<Arc<AtomicBool>>,
     /// The first depth of the iterative deepening: 1, or 2 for every
     /// other helper, so that the threads do not all search alike.
@@ -1211,6 +1212,37 @@ mod tests {
         assert_eq!(exact_replies(3), [true, true, true]);
         assert!(exact_replies(1)[0]);
         assert!(exact_replies(1)[1..].contains(&false));
+    }
+
+    /// Of a search's decision and its helpers', the deepest iteration's
+    /// answers, the search's own on a tie or where it found a forced win;
+    /// the nodes are everyone's.
+    #[test]
+    fn the_deepest_finished_iteration_answers_for_the_threads() {
+        let decision = |x: u8, depth: u32, nodes: u64, win: Option<u32>| Decision {
+            point: crate::rules::Point::new(x, 0),
+            candidates: Vec::new(),
+            depth,
+            nodes,
+            forced_win_in: win,
+            forced_loss_in: None,
+            pv: Vec::new(),
+        };
+        let chosen = |main, helpers| {
+            let d: Decision = deepest(Some(main), helpers).unwrap();
+            (d.point.x, d.nodes)
+        };
+        let helpers = || {
+            vec![
+                Some(decision(2, 9, 20, None)),
+                None,
+                Some(decision(3, 10, 30, None)),
+            ]
+        };
+        assert_eq!(chosen(decision(1, 9, 10, None), helpers()), (3, 60));
+        assert_eq!(chosen(decision(1, 10, 10, None), helpers()), (1, 60));
+        assert_eq!(chosen(decision(1, 3, 10, Some(3)), helpers()), (1, 60));
+        assert!(deepest(None, helpers()).is_none());
     }
 
     /// A renju middle game, white to move.
