@@ -1,6 +1,8 @@
 //! The time manager: owns the budget of one search. The search asks it
 //! whether to go on; it never reads the clock itself.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub struct TimeManager {
@@ -10,6 +12,9 @@ pub struct TimeManager {
     /// Soft limit: no new iteration starts after it.
     soft: Duration,
     node_limit: Option<u64>,
+    /// Set by another thread when this search's answer is no longer
+    /// wanted (a Lazy SMP helper's, once the search it helps has decided).
+    told_to_stop: Option<Arc<AtomicBool>>,
 }
 
 impl TimeManager {
@@ -25,17 +30,31 @@ impl TimeManager {
             hard,
             soft: hard * 4 / 5,
             node_limit: nodes,
+            told_to_stop: None,
         }
+    }
+
+    /// The search also stops once `flag` is set.
+    pub fn stop_when(&mut self, flag: Arc<AtomicBool>) {
+        self.told_to_stop = Some(flag);
+    }
+
+    #[inline]
+    fn told(&self) -> bool {
+        self.told_to_stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// Whether a running search must stop after `nodes` nodes.
     #[inline]
     pub fn must_stop(&self, nodes: u64) -> bool {
         match self.node_limit {
-            Some(limit) => nodes >= limit,
-            // The clock is read every 16 nodes (a few microseconds): read
-            // at every node it took 2% of the search's time.
-            None => nodes.is_multiple_of(16) && self.start.elapsed() >= self.hard,
+            Some(limit) => nodes >= limit || (nodes.is_multiple_of(16) && self.told()),
+            // The clock (and the flag) is read every 16 nodes (a few
+            // microseconds): read at every node it took 2% of the search's
+            // time.
+            None => nodes.is_multiple_of(16) && (self.told() || self.start.elapsed() >= self.hard),
         }
     }
 

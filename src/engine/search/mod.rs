@@ -200,10 +200,6 @@ pub struct Searcher {
     nodes: u64,
     stopped: bool,
     table: Arc<Table>,
-    /// Set when the search this one helps (Lazy SMP) has decided: a
-    /// helper is there for what it stores in the table, and for its
-    /// decision only if it got deeper (see [`deepest`]).
-    told_to_stop: Option<Arc<AtomicBool>>,
     /// The first depth of the iterative deepening: 1, or 2 for every
     /// other helper, so that the threads do not all search alike.
     first_depth: i32,
@@ -257,7 +253,6 @@ impl Searcher {
             nodes: 0,
             stopped: false,
             table,
-            told_to_stop: None,
             first_depth: 1,
             killers: [[0; 2]; MAX_PLY],
             evals: [0; MAX_PLY],
@@ -290,21 +285,10 @@ impl Searcher {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if !self.stopped && (self.clock.must_stop(self.nodes) || self.helped_search_decided()) {
+        if !self.stopped && self.clock.must_stop(self.nodes) {
             self.stopped = true;
         }
         self.stopped
-    }
-
-    /// Whether this is a helper whose search has decided (looked at every
-    /// 16 nodes, as the clock is).
-    #[inline]
-    fn helped_search_decided(&self) -> bool {
-        self.nodes.is_multiple_of(16)
-            && self
-                .told_to_stop
-                .as_ref()
-                .is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// Looks at every empty point near a stone.
@@ -902,7 +886,9 @@ impl Searcher {
             // search starts at once.
             std::thread::spawn(move || {
                 let mut helper = Searcher::new(&position, config, &limits, Some(table));
-                helper.told_to_stop = Some(decided);
+                // A helper is there for what it stores in the table, and
+                // for its decision only if it got deeper (see `deepest`).
+                helper.clock.stop_when(decided);
                 helper.first_depth = 1 + (n % 2) as i32;
                 // The answer may have gone without it: nobody to tell.
                 let _ = send.send(helper.decide());
@@ -1265,7 +1251,7 @@ mod tests {
             ..Limits::default()
         };
         let mut helper = Searcher::new(&position, crate::engine::EXPERT, &limits, None);
-        helper.told_to_stop = Some(Arc::new(AtomicBool::new(true)));
+        helper.clock.stop_when(Arc::new(AtomicBool::new(true)));
         helper.first_depth = 2;
         helper.decide();
         assert!(helper.stopped);
