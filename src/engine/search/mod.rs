@@ -47,6 +47,17 @@ const FUTILITY_MARGIN: i32 = 600;
 /// value is this much a ply below alpha is searched as a leaf.
 const RAZOR_MARGIN: i32 = 400;
 /// The history of a point stays within this either way.
+///
+/// At 200 ms nearly every late quiet move's point has a history above zero
+/// (the median about 270), so the ordering's clamp to ±200 gives most of
+/// them the whole 200. Tried and dropped in renju (against Rapfi STRENGTH
+/// 60 at 200 ms, two 208-game matches each paired game by game with three
+/// of this search the same day, which scored 51.7%): the history kept
+/// within ±1024 by moving it toward the limit by a share of the distance
+/// left (the bonus over the limit, as Stockfish's and Rapfi's are kept),
+/// and a fifth of it counted in the ordering instead of clamped: 45.7 and
+/// 46.9%, -5.4 points (95% ±4.1) over 416 pairs, as black -1.8 (±5.8), as
+/// white -9.0 (±5.8).
 const HISTORY_LIMIT: i32 = 1 << 20;
 
 /// How many plies shallower the `n`th move (from 0) of a quiet node `depth`
@@ -389,6 +400,14 @@ impl Searcher {
             // important, with the renju book it wrote: -9.9 points (95% ±4.9)
             // over 624 pairs, as black -13.5 (±7.2), as white -6.2 (±6.6), at
             // a median depth of 8 where this search reaches 9.
+            //
+            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+            // two 208-game matches each paired game by game with three of
+            // this search the same day, which scored 51.7%): the history
+            // clamped to ±400 instead of ±200, so that it tells more of the
+            // quiet moves apart (see `HISTORY_LIMIT`): 49.0 and 48.1%, -3.1
+            // points (95% ±4.1) over 416 pairs, as black -2.1 (±6.2), as white
+            // -4.2 (±5.4).
             let (mine, theirs) = (
                 self.tables.threats[my_shape],
                 self.tables.threats[their_shape],
@@ -708,6 +727,16 @@ impl Searcher {
             // the others, once on a line (Rapfi's and Stockfish's deeper
             // search after a reduction): -0.5 points (95% ±5.6) over 416
             // pairs, as black +4.8 (±8.8), as white -5.8 (±6.8).
+            //
+            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+            // two 208-game matches each paired game by game with two of this
+            // search the same day, which scored 51.9%, both with the brain's
+            // 10 ms margin tried there): a reduced move whose point's history
+            // was 512 or more (about the top quarter of such moves at 200 ms)
+            // reduced a ply less, and one below zero a ply more (as Rapfi
+            // adjusts its reductions by a move's history): 48.6 and 52.9%,
+            // -1.2 points (95% ±4.3) over 416 pairs, as black +4.3 (±6.1), as
+            // white -6.7 (±6.1); depth p50 9 where this search reached 10.
             //
             // Tried and dropped in renju (against Rapfi STRENGTH 60 at 200 ms,
             // three 208-game matches each paired game by game with one of this
