@@ -302,9 +302,11 @@ impl Searcher {
         self.stopped
     }
 
-    /// Looks at every empty point near a stone.
+    /// Looks at every empty point near a stone, and lists the moves.
     fn scan(&mut self) -> Scan {
-        self.scan_listing::<true>()
+        let mut scan = self.scan_values();
+        self.list_moves(&mut scan);
+        scan
     }
 
     /// Keeps a scan's move list, done with, for a later scan to fill.
@@ -314,20 +316,12 @@ impl Searcher {
         }
     }
 
-    /// [`Searcher::scan`], listing the moves (with their ordering scores)
-    /// only if `MOVES`: a leaf needs the evaluation and the threats alone,
-    /// and most nodes are leaves.
-    fn scan_listing<const MOVES: bool>(&mut self) -> Scan {
-        let moves = if MOVES {
-            let mut list = self
-                .spare_lists
-                .pop()
-                .unwrap_or_else(|| Vec::with_capacity(64));
-            list.clear();
-            list
-        } else {
-            Vec::new()
-        };
+    /// [`Searcher::scan`] without the move list: the evaluation and the
+    /// threats, all a leaf needs (most nodes are leaves), and all that an
+    /// interior node needs before it knows it goes on to its moves (42% of
+    /// those in `engine_speed -- --nodes 100000` stop first: a five, a
+    /// forced block, a futility cut, razoring).
+    fn scan_values(&mut self) -> Scan {
         let me = self.me();
         let them = me.opponent();
         let mut scan = Scan {
@@ -336,7 +330,7 @@ impl Searcher {
             my_winning_four: None,
             their_three: false,
             my_four: false,
-            moves,
+            moves: Vec::new(),
             evaluation: 0,
             mask: 0,
         };
@@ -379,9 +373,44 @@ impl Searcher {
                 scan.my_winning_four.get_or_insert(i);
             }
             scan.my_four |= my_fours > 0;
-            if !MOVES {
+        }
+        // Tried without gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+        // 208 games, this evaluation scoring 35.6% the same day): black's
+        // shapes valued a quarter more when the search plays white (30.3%),
+        // and the opponent's a quarter more whichever side it plays
+        // (33.7%). The first left the games as black as they were, and they
+        // went 44-60 where the same play had gone 50-54: a match this size
+        // moves by that much from noise alone.
+        // Measured again later, paired game by game with this evaluation
+        // the same day (208-game matches against Rapfi 0.43.02 STRENGTH 60
+        // at 200 ms, this one scoring 54.6% over three): black's shapes
+        // scaled by 5/4 when the search plays white, -5.6 points (95% ±5.9)
+        // over 416 pairs, as white -14.2 (±8.4); by 4/5, -6.4 (±5.8), as
+        // white -15.1 (±7.9). The weights were fitted for white to move
+        // (`RENJU_WHITE`); moving black's either way off them costs white.
+        let mask = eval::threat_mask(scan.their_three, my_kinds, their_kinds);
+        scan.mask = mask;
+        scan.evaluation =
+            (mine_total - theirs_total + weights.tempo + weights.threats[usize::from(mask)])
+                .clamp(-eval::LIMIT, eval::LIMIT);
+        scan
+    }
+
+    /// Fills `scan.moves`: the side to move's legal points near a stone,
+    /// in the scan's order, with their ordering scores.
+    fn list_moves(&mut self, scan: &mut Scan) {
+        let mut list = self
+            .spare_lists
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(64));
+        list.clear();
+        let me = self.me();
+        let them = me.opponent();
+        for i in self.board.nearby() {
+            if !self.board.legal(i, me) {
                 continue;
             }
+            let (my_shape, their_shape) = (self.board.shape(me, i), self.board.shape(them, i));
             // Tried without gain in renju (against Rapfi STRENGTH 60 at
             // 200 ms, three 208-game matches each paired game by game with
             // one of this search the same day, which scored 45.4%): with
@@ -415,7 +444,7 @@ impl Searcher {
             let score = mine.value * 5 / 4
                 + theirs.value
                 + self.history[side(me) * PADDED + i].clamp(-200, 200);
-            scan.moves.push(Listed {
+            list.push(Listed {
                 score,
                 point: i as u16,
                 quiet: mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0,
@@ -423,26 +452,7 @@ impl Searcher {
                 makes_three: mine.open_threes > 0 && mine.fours == 0,
             });
         }
-        // Tried without gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-        // 208 games, this evaluation scoring 35.6% the same day): black's
-        // shapes valued a quarter more when the search plays white (30.3%),
-        // and the opponent's a quarter more whichever side it plays
-        // (33.7%). The first left the games as black as they were, and they
-        // went 44-60 where the same play had gone 50-54: a match this size
-        // moves by that much from noise alone.
-        // Measured again later, paired game by game with this evaluation
-        // the same day (208-game matches against Rapfi 0.43.02 STRENGTH 60
-        // at 200 ms, this one scoring 54.6% over three): black's shapes
-        // scaled by 5/4 when the search plays white, -5.6 points (95% ±5.9)
-        // over 416 pairs, as white -14.2 (±8.4); by 4/5, -6.4 (±5.8), as
-        // white -15.1 (±7.9). The weights were fitted for white to move
-        // (`RENJU_WHITE`); moving black's either way off them costs white.
-        let mask = eval::threat_mask(scan.their_three, my_kinds, their_kinds);
-        scan.mask = mask;
-        scan.evaluation =
-            (mine_total - theirs_total + weights.tempo + weights.threats[usize::from(mask)])
-                .clamp(-eval::LIMIT, eval::LIMIT);
-        scan
+        scan.moves = list;
     }
 
     /// The moves worth searching here, best first.
@@ -531,11 +541,7 @@ impl Searcher {
                 return score;
             }
         }
-        let scan = if depth > 0 {
-            self.scan()
-        } else {
-            self.scan_listing::<false>()
-        };
+        let scan = self.scan_values();
         // Wins and losses score WIN less the plies from the root to the
         // five, counting the root's move as the first (as VCF counts).
         if scan.my_five.is_some() {
@@ -559,8 +565,9 @@ impl Searcher {
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
-        // A forced block at the horizon: its moves are needed after all.
-        let mut scan = if depth > 0 { scan } else { self.scan() };
+        // Here at the horizon only to make a forced block: it lists its
+        // moves below like any interior node.
+        let mut scan = scan;
         if !early {
             tt = self.probe(ply);
             if let Some(score) = table_cut(tt, depth, alpha, beta) {
@@ -626,6 +633,8 @@ impl Searcher {
         // entry (it cut 86% of the time), and the runs took 1,947-1,971 ms
         // against 1,940-1,966 for this search, alternating (a match on the
         // other processor).
+        // The moves are listed only now, that the node is sure to need them.
+        self.list_moves(&mut scan);
         let list = std::mem::take(&mut scan.moves);
         let moves = self.ranked(&scan, list, ply, tt.map(|e| e.best as usize));
         if moves.is_empty() {
