@@ -72,6 +72,18 @@ struct BookArgs {
     /// more than once.
     #[arg(long)]
     learn: Vec<std::path::PathBuf>,
+    /// A match's record (`gobang arena --record`) whose games' results
+    /// choose the book's moves where the search could not tell them apart:
+    /// a position's move is one whose games went clearly better (whichever
+    /// contender played it) that the search scores within
+    /// --results-margin of its own choice (searched for --time-ms if it
+    /// was not among the candidates). May be given more than once.
+    #[arg(long)]
+    results: Vec<std::path::PathBuf>,
+    /// How far below the search's choice (in its score) a candidate the
+    /// results choose may be.
+    #[arg(long, default_value_t = 400)]
+    results_margin: i64,
     /// Thinking time for each position, in milliseconds.
     #[arg(long, default_value_t = 3000)]
     time_ms: u64,
@@ -518,12 +530,56 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         known,
         played,
     };
-    let entries = book::generate(
+    let mut entries = book::generate(
         &config,
         &gobang::arena::standard_openings(),
         &|done, known| eprint!("\r{done}/{known} positions   "),
     );
     eprintln!();
+    if !args.results.is_empty() {
+        let mut games = Vec::new();
+        for path in &args.results {
+            let bad = |e: String| format!("--results {}: {e}", path.display());
+            let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+            let records = gobang::arena::record::parse(&text).map_err(bad)?;
+            games.extend(records.iter().map(|g| {
+                let black = if g.first_is_black {
+                    g.score
+                } else {
+                    1.0 - g.score
+                };
+                (g.points(), black)
+            }));
+        }
+        let results = book::Results::new(&variant, &games);
+        let changed = results.choose(
+            &variant,
+            &mut entries,
+            args.results_margin,
+            std::time::Duration::from_millis(args.time_ms),
+        );
+        for change in &changed {
+            let moves: Vec<String> = entries[change.entry]
+                .moves
+                .iter()
+                .map(|p| p.name(15).to_string())
+                .collect();
+            let (new, (new_games, new_points)) = change.new;
+            let (old, (old_games, old_points)) = change.old;
+            eprintln!(
+                "{}: {} ({new_points} of {new_games}) instead of {} ({old_points} of {old_games})",
+                moves.join(" "),
+                new.name(15),
+                old.name(15)
+            );
+        }
+        eprintln!(
+            "{} of {} positions play another candidate by the results of {} games",
+            changed.len(),
+            entries.len(),
+            games.len()
+        );
+    }
     let mut command = format!(
         "gobang book --rules {rules} --plies {} --branch {} --time-ms {}",
         args.plies, args.branch, args.time_ms
@@ -536,6 +592,12 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     }
     for path in &args.learn {
         command += &format!(" --learn {}", path.display());
+    }
+    for path in &args.results {
+        command += &format!(" --results {}", path.display());
+    }
+    if !args.results.is_empty() {
+        command += &format!(" --results-margin {}", args.results_margin);
     }
     // An extended book keeps the story of how its earlier entries were made.
     for line in earlier.lines().filter(|l| l.starts_with('#')) {

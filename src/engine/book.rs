@@ -2,8 +2,9 @@
 //! openings on 15×15 (freestyle and renju), the move a long search of
 //! gobang's own chose, so that the first moves of a game get the thought a
 //! 200 ms budget cannot give them. `gobang book` writes a book, and can
-//! teach it the positions where games played left it; the ones in `book/`
-//! are compiled in. A position is found whatever its orientation
+//! teach it the positions where games played left it, and which of the
+//! moves its search holds about as good to play by how their games went
+//! ([`Results`]); the ones in `book/` are compiled in. A position is found whatever its orientation
 //! (any of the board's eight symmetries) and whatever the order its stones
 //! were played in.
 //!
@@ -128,6 +129,25 @@ fn canonical(position: &Position) -> (Vec<u16>, Symmetry) {
         .map(|&s| (key_under(position, s), s))
         .min_by(|a, b| a.0.cmp(&b.0))
         .expect("eight symmetries")
+}
+
+/// The position's canonical key (see [`canonical`]), and `p` in its
+/// orientation: of the symmetries that give that key (more than one where
+/// the position is itself symmetric), the one taking `p` to the least
+/// point, so that moves the position's symmetry makes equal are one move.
+fn canonical_move(position: &Position, p: Point) -> (Vec<u16>, Point) {
+    let keys: Vec<(Vec<u16>, Symmetry)> = Symmetry::ALL
+        .iter()
+        .map(|&s| (key_under(position, s), s))
+        .collect();
+    let least = keys.iter().map(|(k, _)| k).min().expect("eight symmetries");
+    let point = keys
+        .iter()
+        .filter(|(k, _)| k == least)
+        .map(|&(_, s)| s.apply(p, SIDE))
+        .min()
+        .expect("a symmetry gives the least key");
+    (least.clone(), point)
 }
 
 /// The book's move for the side to move, as a decision (the stored search's
@@ -338,6 +358,157 @@ pub fn write_entry(entry: &Entry) -> String {
         entry.depth,
         candidates.join(" ")
     )
+}
+
+/// Games that teach a book which move to play where its search could not
+/// tell the moves apart: each game's moves from the empty board and
+/// black's score (1 a win, 0.5 a draw, 0 a loss).
+pub struct Results {
+    /// By a position's canonical key, and a move in the canonical
+    /// orientation: the games that played it there, and the mover's points.
+    by_position: HashMap<Vec<u16>, HashMap<Point, (u32, f64)>>,
+}
+
+/// An entry whose move the results changed: the old move and the new, each
+/// with its games and the mover's points in them.
+pub struct Change {
+    pub entry: usize,
+    pub old: (Point, (u32, f64)),
+    pub new: (Point, (u32, f64)),
+}
+
+/// Plies into a game whose positions [`Results`] counts: past the book's
+/// reach a position is met too seldom to tell moves apart.
+const RESULT_PLIES: usize = 12;
+
+/// Games a move needs before its results can choose it.
+const RESULT_GAMES: u32 = 4;
+
+/// How much better (its share of points, counted from one win and one loss
+/// more than it had, so that a few games say little) a move's results must
+/// be than those of the move the search chose.
+const RESULT_MARGIN: f64 = 0.15;
+
+impl Results {
+    pub fn new(variant: &Variant, games: &[(Vec<Point>, f64)]) -> Results {
+        let mut by_position: HashMap<Vec<u16>, HashMap<Point, (u32, f64)>> = HashMap::new();
+        for (moves, black_score) in games {
+            let mut position = Position::new(*variant);
+            for (ply, &p) in moves.iter().enumerate().take(RESULT_PLIES) {
+                // The opening's own stones are nobody's choice.
+                if ply >= 3 {
+                    let (key, point) = canonical_move(&position, p);
+                    let mover_score = match position.to_move() {
+                        Color::Black => *black_score,
+                        Color::White => 1.0 - black_score,
+                    };
+                    let tally = by_position
+                        .entry(key)
+                        .or_default()
+                        .entry(point)
+                        .or_insert((0, 0.0));
+                    tally.0 += 1;
+                    tally.1 += mover_score;
+                }
+                if position.play(p).is_err() {
+                    break;
+                }
+            }
+        }
+        Results { by_position }
+    }
+
+    /// Plays, at each of `entries`, the move whose games went clearly best
+    /// (see [`RESULT_GAMES`], [`RESULT_MARGIN`]) where the search does not
+    /// score it more than `margin` below its own choice: a candidate by its
+    /// stored score, another move by a search of `time` after it (then kept
+    /// among the candidates with that score). The results only choose
+    /// among moves the search holds about as good. Returns what changed.
+    pub fn choose(
+        &self,
+        variant: &Variant,
+        entries: &mut [Entry],
+        margin: i64,
+        time: Duration,
+    ) -> Vec<Change> {
+        let share = |(games, points): (u32, f64)| (points + 1.0) / (f64::from(games) + 2.0);
+        let mut changed = Vec::new();
+        for (n, entry) in entries.iter_mut().enumerate() {
+            let Some(position) = replay(variant, &entry.moves) else {
+                continue;
+            };
+            let (key, symmetry) = canonical(&position);
+            let Some(played) = self.by_position.get(&key) else {
+                continue;
+            };
+            let Some(chosen_score) = entry
+                .candidates
+                .iter()
+                .find(|c| c.point == entry.best)
+                .map(|c| c.score)
+            else {
+                continue;
+            };
+            // A decided position (a forced win or loss) is the search's to play.
+            if chosen_score.abs() >= 900_000 {
+                continue;
+            }
+            let here = |p: Point| symmetry.inverse().apply(p, SIDE);
+            let record = |p: Point| {
+                played
+                    .get(&canonical_move(&position, p).1)
+                    .copied()
+                    .unwrap_or((0, 0.0))
+            };
+            let chosen = share(record(entry.best));
+            let chosen_move = canonical_move(&position, entry.best).1;
+            let mut better: Vec<(Point, f64)> = played
+                .iter()
+                .filter(|&(&p, &(games, _))| games >= RESULT_GAMES && p != chosen_move)
+                .map(|(&p, &r)| (here(p), share(r)))
+                .filter(|&(_, s)| s >= chosen + RESULT_MARGIN)
+                .collect();
+            better.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (point, _) in better {
+                if position.check(point).is_err() || position.forbidden_kind(point).is_some() {
+                    continue;
+                }
+                // A candidate may be the same move in another orientation.
+                let same = |c: &&Candidate| {
+                    canonical_move(&position, c.point).1 == canonical_move(&position, point).1
+                };
+                let score = match entry.candidates.iter().find(same) {
+                    Some(c) => Some(c.score),
+                    None => {
+                        let mut after = position.clone();
+                        after.play(point).ok().and_then(|_| {
+                            let limits = Limits::timed(time, n as u64);
+                            expert(&after, &limits, None)
+                                .and_then(|d| d.candidates.first().map(|c| -c.score))
+                        })
+                    }
+                };
+                let Some(score) = score else {
+                    continue;
+                };
+                if score < chosen_score - margin {
+                    continue;
+                }
+                if !entry.candidates.iter().any(|c| same(&c)) {
+                    let at = entry.candidates.partition_point(|c| c.score >= score);
+                    entry.candidates.insert(at, Candidate { point, score });
+                }
+                changed.push(Change {
+                    entry: n,
+                    old: (entry.best, record(entry.best)),
+                    new: (point, record(point)),
+                });
+                entry.best = point;
+                break;
+            }
+        }
+        changed
+    }
 }
 
 /// How `gobang book` builds a book.
@@ -656,6 +827,109 @@ mod tests {
             depth: 99,
             candidates: vec![Candidate { point: best, score }],
         }
+    }
+
+    /// `games` games of `moves` (each turned by the next of the board's
+    /// symmetries, as games meet a position in any orientation), with
+    /// black's score `black`.
+    fn games_of(moves: &str, games: usize, black: f64) -> Vec<(Vec<Point>, f64)> {
+        (0..games)
+            .map(|n| {
+                let symmetry = Symmetry::ALL[n % Symmetry::ALL.len()];
+                let turned = points(moves)
+                    .into_iter()
+                    .map(|p| symmetry.apply(p, SIDE))
+                    .collect();
+                (turned, black)
+            })
+            .collect()
+    }
+
+    /// White to move after h8 h9 h10: the search chose g9 over g11 by a
+    /// little, and i7 by more.
+    fn near_equal() -> Entry {
+        Entry {
+            moves: points("h8 h9 h10"),
+            best: points("g9")[0],
+            depth: 14,
+            candidates: vec![
+                Candidate {
+                    point: points("g9")[0],
+                    score: -780,
+                },
+                Candidate {
+                    point: points("g11")[0],
+                    score: -900,
+                },
+                Candidate {
+                    point: points("i7")[0],
+                    score: -1500,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn results_choose_among_moves_the_search_holds_about_as_good() {
+        let v = variant(RuleSet::Renju);
+        let time = Duration::from_millis(50);
+        let mut games = games_of("h8 h9 h10 g9 i9", 6, 1.0); // g9: white lost 6
+        games.extend(games_of("h8 h9 h10 g11 i9", 5, 0.0)); // g11: white won 5
+        games.extend(games_of("h8 h9 h10 i7 i9", 8, 0.0)); // i7: white won 8
+        let results = Results::new(&v, &games);
+
+        // g11 is within the margin and went clearly better; i7 went better
+        // still, but the search scores it too far below.
+        let mut entries = vec![near_equal()];
+        let changed = results.choose(&v, &mut entries, 400, time);
+        assert_eq!(entries[0].best, points("g11")[0]);
+        assert_eq!(changed.len(), 1);
+        assert_eq!(changed[0].old, (points("g9")[0], (6, 0.0)));
+        assert_eq!(changed[0].new, (points("g11")[0], (5, 5.0)));
+
+        // A narrower margin leaves the search's choice.
+        let mut entries = vec![near_equal()];
+        assert!(results.choose(&v, &mut entries, 100, time).is_empty());
+        assert_eq!(entries[0].best, points("g9")[0]);
+
+        // Fewer games than it takes say nothing.
+        let few = Results::new(&v, &games_of("h8 h9 h10 g11 i9", 3, 0.0));
+        let mut entries = vec![near_equal()];
+        assert!(few.choose(&v, &mut entries, 400, time).is_empty());
+    }
+
+    #[test]
+    fn a_move_outside_the_candidates_is_searched_before_results_choose_it() {
+        let v = variant(RuleSet::Renju);
+        let time = Duration::from_millis(50);
+        // White's a1, far from everything, went well in these games.
+        let results = Results::new(&v, &games_of("h8 h9 h10 a1 i9", 8, 0.0));
+        // Against a choice the search held to be winning well, its own
+        // search of a1 falls short: not taken.
+        let mut winning = near_equal();
+        winning.candidates[0].score = 5000;
+        let mut entries = vec![winning];
+        assert!(results.choose(&v, &mut entries, 0, time).is_empty());
+        assert_eq!(entries[0].best, points("g9")[0]);
+        // With any margin it is, and joins the candidates with its score.
+        let mut entries = vec![near_equal()];
+        let changed = results.choose(&v, &mut entries, 1_000_000, time);
+        assert_eq!(changed.len(), 1);
+        assert_eq!(entries[0].best, points("a1")[0]);
+        assert_eq!(entries[0].candidates.len(), 4);
+        assert!(
+            entries[0]
+                .candidates
+                .iter()
+                .any(|c| c.point == points("a1")[0])
+        );
+        assert!(
+            entries[0]
+                .candidates
+                .windows(2)
+                .all(|w| w[0].score >= w[1].score),
+            "the candidates stay best first"
+        );
     }
 
     #[test]
