@@ -4,9 +4,9 @@
 //! 200 ms budget cannot give them. `gobang book` writes a book, and can
 //! teach it the positions where games played left it, and which of the
 //! moves its search holds about as good to play by how their games went
-//! ([`Results`]); the ones in `book/` are compiled in. A position is found whatever its orientation
-//! (any of the board's eight symmetries) and whatever the order its stones
-//! were played in.
+//! ([`Results`]); the ones in `book/` are compiled in. A position is found
+//! whatever its orientation (any of the board's eight symmetries) and
+//! whatever the order its stones were played in.
 //!
 //! A book is text, one position a line:
 //!
