@@ -515,9 +515,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     };
     let mut played = Vec::new();
     for path in &args.learn {
-        let bad = |e: String| format!("--learn {}: {e}", path.display());
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-        let games = gobang::arena::record::parse(&text).map_err(bad)?;
+        let games = gobang::arena::record::read_file("--learn", path)?;
         played.extend(games.iter().map(|g| (g.points(), g.first_color())));
     }
     let config = BookConfig {
@@ -539,17 +537,8 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     if !args.results.is_empty() {
         let mut games = Vec::new();
         for path in &args.results {
-            let bad = |e: String| format!("--results {}: {e}", path.display());
-            let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-            let records = gobang::arena::record::parse(&text).map_err(bad)?;
-            games.extend(records.iter().map(|g| {
-                let black = if g.first_is_black {
-                    g.score
-                } else {
-                    1.0 - g.score
-                };
-                (g.points(), black)
-            }));
+            let records = gobang::arena::record::read_file("--results", path)?;
+            games.extend(records.iter().map(|g| (g.points(), g.black_score())));
         }
         let results = book::Results::new(&variant, &games);
         let changed = results.choose(
@@ -559,19 +548,7 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
             std::time::Duration::from_millis(args.time_ms),
         );
         for change in &changed {
-            let moves: Vec<String> = entries[change.entry]
-                .moves
-                .iter()
-                .map(|p| p.name(15).to_string())
-                .collect();
-            let (new, (new_games, new_points)) = change.new;
-            let (old, (old_games, old_points)) = change.old;
-            eprintln!(
-                "{}: {} ({new_points} of {new_games}) instead of {} ({old_points} of {old_games})",
-                moves.join(" "),
-                new.name(15),
-                old.name(15)
-            );
+            eprintln!("{}", change.describe(&entries));
         }
         eprintln!(
             "{} of {} positions play another candidate by the results of {} games",
@@ -640,12 +617,7 @@ fn arena(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>
     };
     config.check()?;
     let base = match &args.compare {
-        Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|text| record::parse(&text))
-                .map_err(|e| format!("--compare {}: {e}", path.display()))?,
-        ),
+        Some(path) => Some(record::read_file("--compare", path)?),
         None => None,
     };
     let processors = std::thread::available_parallelism().map_or(1, |n| n.get());

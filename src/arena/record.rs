@@ -62,6 +62,15 @@ impl Recorded {
             Color::White
         }
     }
+
+    /// Black's score: 1 a win, 0.5 a draw, 0 a loss.
+    pub fn black_score(&self) -> f64 {
+        if self.first_is_black {
+            self.score
+        } else {
+            1.0 - self.score
+        }
+    }
 }
 
 impl From<&GameReport> for Recorded {
@@ -75,6 +84,15 @@ impl From<&GameReport> for Recorded {
             said: g.turns.iter().map(|t| t.chosen.said.clone()).collect(),
         }
     }
+}
+
+/// Reads the record file a command-line option named: an error names the
+/// option and the file, and the line.
+pub fn read_file(option: &str, path: &std::path::Path) -> Result<Vec<Recorded>, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| parse(&text))
+        .map_err(|e| format!("{option} {}: {e}", path.display()))
 }
 
 /// Reads a record `gobang arena --record` wrote; an error names the line.

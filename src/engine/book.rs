@@ -124,30 +124,36 @@ fn key_under(position: &Position, symmetry: Symmetry) -> Vec<u16> {
 /// The least key of the position over the eight symmetries, and the
 /// symmetry that gives it: one key for every orientation.
 fn canonical(position: &Position) -> (Vec<u16>, Symmetry) {
-    Symmetry::ALL
-        .iter()
-        .map(|&s| (key_under(position, s), s))
-        .min_by(|a, b| a.0.cmp(&b.0))
-        .expect("eight symmetries")
+    let (key, symmetries) = canonical_all(position);
+    (key, symmetries[0])
 }
 
-/// The position's canonical key (see [`canonical`]), and `p` in its
-/// orientation: of the symmetries that give that key (more than one where
-/// the position is itself symmetric), the one taking `p` to the least
-/// point, so that moves the position's symmetry makes equal are one move.
-fn canonical_move(position: &Position, p: Point) -> (Vec<u16>, Point) {
+/// The position's canonical key, and every symmetry that gives it (more
+/// than one where the position is itself symmetric), in [`Symmetry::ALL`]'s
+/// order.
+fn canonical_all(position: &Position) -> (Vec<u16>, Vec<Symmetry>) {
     let keys: Vec<(Vec<u16>, Symmetry)> = Symmetry::ALL
         .iter()
         .map(|&s| (key_under(position, s), s))
         .collect();
     let least = keys.iter().map(|(k, _)| k).min().expect("eight symmetries");
-    let point = keys
+    let symmetries = keys
         .iter()
         .filter(|(k, _)| k == least)
-        .map(|&(_, s)| s.apply(p, SIDE))
+        .map(|&(_, s)| s)
+        .collect();
+    (least.clone(), symmetries)
+}
+
+/// `p` in the canonical orientation given by `symmetries` (see
+/// [`canonical_all`]): the least of its images, so that moves the
+/// position's own symmetry makes equal are one move.
+fn canonical_point(symmetries: &[Symmetry], p: Point) -> Point {
+    symmetries
+        .iter()
+        .map(|s| s.apply(p, SIDE))
         .min()
-        .expect("a symmetry gives the least key");
-    (least.clone(), point)
+        .expect("a symmetry gives the canonical key")
 }
 
 /// The book's move for the side to move, as a decision (the stored search's
@@ -377,6 +383,26 @@ pub struct Change {
     pub new: (Point, (u32, f64)),
 }
 
+impl Change {
+    /// The change as a line: the position's moves, the new move and the
+    /// old, each with its games.
+    pub fn describe(&self, entries: &[Entry]) -> String {
+        let moves: Vec<String> = entries[self.entry]
+            .moves
+            .iter()
+            .map(|p| p.name(SIDE).to_string())
+            .collect();
+        let (new, (new_games, new_points)) = self.new;
+        let (old, (old_games, old_points)) = self.old;
+        format!(
+            "{}: {} ({new_points} of {new_games}) instead of {} ({old_points} of {old_games})",
+            moves.join(" "),
+            new.name(SIDE),
+            old.name(SIDE)
+        )
+    }
+}
+
 /// Plies into a game whose positions [`Results`] counts: past the book's
 /// reach a position is met too seldom to tell moves apart.
 const RESULT_PLIES: usize = 12;
@@ -397,7 +423,8 @@ impl Results {
             for (ply, &p) in moves.iter().enumerate().take(RESULT_PLIES) {
                 // The opening's own stones are nobody's choice.
                 if ply >= 3 {
-                    let (key, point) = canonical_move(&position, p);
+                    let (key, symmetries) = canonical_all(&position);
+                    let point = canonical_point(&symmetries, p);
                     let mover_score = match position.to_move() {
                         Color::Black => *black_score,
                         Color::White => 1.0 - black_score,
@@ -437,7 +464,7 @@ impl Results {
             let Some(position) = replay(variant, &entry.moves) else {
                 continue;
             };
-            let (key, symmetry) = canonical(&position);
+            let (key, symmetries) = canonical_all(&position);
             let Some(played) = self.by_position.get(&key) else {
                 continue;
             };
@@ -453,15 +480,11 @@ impl Results {
             if chosen_score.abs() >= 900_000 {
                 continue;
             }
-            let here = |p: Point| symmetry.inverse().apply(p, SIDE);
-            let record = |p: Point| {
-                played
-                    .get(&canonical_move(&position, p).1)
-                    .copied()
-                    .unwrap_or((0, 0.0))
-            };
+            let here = |p: Point| symmetries[0].inverse().apply(p, SIDE);
+            let canonical = |p: Point| canonical_point(&symmetries, p);
+            let record = |p: Point| played.get(&canonical(p)).copied().unwrap_or((0, 0.0));
             let chosen = share(record(entry.best));
-            let chosen_move = canonical_move(&position, entry.best).1;
+            let chosen_move = canonical(entry.best);
             let mut better: Vec<(Point, f64)> = played
                 .iter()
                 .filter(|&(&p, &(games, _))| games >= RESULT_GAMES && p != chosen_move)
@@ -474,9 +497,8 @@ impl Results {
                     continue;
                 }
                 // A candidate may be the same move in another orientation.
-                let same = |c: &&Candidate| {
-                    canonical_move(&position, c.point).1 == canonical_move(&position, point).1
-                };
+                let this_move = canonical(point);
+                let same = |c: &&Candidate| canonical(c.point) == this_move;
                 let score = match entry.candidates.iter().find(same) {
                     Some(c) => Some(c.score),
                     None => {
