@@ -518,6 +518,13 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
         let games = gobang::arena::record::read_file("--learn", path)?;
         played.extend(games.iter().map(|g| (g.points(), g.first_color())));
     }
+    // The records are read before the search writes the book, so that a
+    // bad path is reported at once, not after the generation.
+    let mut games = Vec::new();
+    for path in &args.results {
+        let records = gobang::arena::record::read_file("--results", path)?;
+        games.extend(records.iter().map(|g| (g.points(), g.black_score())));
+    }
     let config = BookConfig {
         variant,
         plies: args.plies,
@@ -535,11 +542,6 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     );
     eprintln!();
     if !args.results.is_empty() {
-        let mut games = Vec::new();
-        for path in &args.results {
-            let records = gobang::arena::record::read_file("--results", path)?;
-            games.extend(records.iter().map(|g| (g.points(), g.black_score())));
-        }
         let results = book::Results::new(&variant, &games);
         let changed = results.choose(
             &variant,
