@@ -2,6 +2,8 @@
 //! line for each side (kept up to date move by move), a Zobrist hash, and
 //! how close each point is to a stone.
 
+mod sums;
+
 use std::cell::Cell as Slot;
 use std::sync::OnceLock;
 
@@ -10,6 +12,7 @@ use super::random::SplitMix64;
 use crate::rules::board::{Cell, DIRECTIONS, PADDED, STRIDE};
 use crate::rules::forbidden::forbidden_at;
 use crate::rules::{Board, Color, Point, Position};
+pub use sums::{COUNTS, FIVE, FOUR, Sums, WINNING_FOUR, kinds_of};
 
 /// Random keys for hashing positions, the same in every run.
 fn zobrist() -> &'static [[u64; PADDED]; 2] {
@@ -179,6 +182,8 @@ pub struct SearchBoard {
     undo_marks: Vec<usize>,
     /// Indices of the playing area, row by row.
     pub points: Vec<usize>,
+    /// The evaluation's sums, for a search that keeps them.
+    sums: Option<Box<Sums>>,
 }
 
 impl SearchBoard {
@@ -218,6 +223,7 @@ impl SearchBoard {
             undo: Vec::new(),
             undo_marks: Vec::new(),
             points,
+            sums: None,
         };
         for &i in &engine.points {
             engine.empty[i / 64] |= 1 << (i % 64);
@@ -353,8 +359,11 @@ impl SearchBoard {
         self.cells[i] = Cell::stone(color);
         self.hash ^= zobrist()[side(color)][i];
         self.stones += 1;
+        self.sums_before(i);
         self.mark_near(i);
+        let mark = self.undo.len();
         self.shift_windows(i, color);
+        self.sums_after(i, mark);
     }
 
     /// The hash of the position after the side to move plays `i`.
@@ -394,6 +403,7 @@ impl SearchBoard {
             self.shapes[1][j] = white;
         }
         self.undo.truncate(mark);
+        self.sums_restore();
         self.to_move = color;
     }
 

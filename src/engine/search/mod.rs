@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use foldhash::fast::FixedState;
 
-use super::board::{SearchBoard, side};
+use super::board::{COUNTS, SearchBoard, Sums, kinds_of, side};
 use super::eval::{self, ShapeValues, Weights};
 use super::time::TimeManager;
 use super::{Candidate, Decision, Limits, SplitMix64};
@@ -249,7 +249,12 @@ impl Searcher {
         // The budget counts from here: setting up (pattern tables on a first
         // search, the table's memory) is part of the move's time.
         let clock = TimeManager::new(limits.time, limits.nodes);
-        let board = SearchBoard::new(position);
+        let weights = [Color::Black, Color::White]
+            .map(|mover| Weights::by_shape(position.variant(), mover, position.to_move()));
+        let tables = ThreatTables::get();
+        let mut board = SearchBoard::new(position);
+        let renju = board.has_forbidden();
+        board.keep_sums(Sums::with(weights, &tables.flags, renju));
         let history = vec![0; 2 * PADDED];
         let table = match table {
             Some(table) if table.len() == 1 << config.table_bits => table,
@@ -258,8 +263,7 @@ impl Searcher {
         Searcher {
             board,
             config,
-            weights: [Color::Black, Color::White]
-                .map(|mover| Weights::by_shape(position.variant(), mover, position.to_move())),
+            weights,
             clock,
             nodes: 0,
             stopped: false,
@@ -273,7 +277,7 @@ impl Searcher {
             spare_lists: Vec::new(),
             spare_fours: Vec::new(),
             exact: limits.candidates.max(1),
-            tables: ThreatTables::get(),
+            tables,
         }
     }
 
@@ -322,6 +326,74 @@ impl Searcher {
     /// those in `engine_speed -- --nodes 100000` stop first: a five, a
     /// forced block, a futility cut, razoring).
     fn scan_values(&mut self) -> Scan {
+        match self.scan_sums() {
+            Some(scan) => scan,
+            None => self.scan_points(),
+        }
+    }
+
+    /// [`Searcher::scan_values`] from the sums the board keeps: black's
+    /// suspect points judged (a forbidden one's part taken out), the
+    /// points holding fives and fours read from their bits.
+    #[inline]
+    fn scan_sums(&self) -> Option<Scan> {
+        let me = self.me();
+        let them = me.opponent();
+        let share = self.board.sums(me)?;
+        let weights = self.weights[side(me)];
+        let (mut net, mut mine, mut theirs) = (share.net, share.mine, share.theirs);
+        // Each of black's forbidden points: its value and its kinds out of
+        // black's sums, or, with white to move, black's threats there
+        // that need black to play them.
+        if self.board.has_forbidden() {
+            for i in share.suspects {
+                let black = self.board.shape(Color::Black, i);
+                if me == Color::Black {
+                    if self.board.legal(i, me) {
+                        continue;
+                    }
+                    let (value, kind) = ShapeValues::split(weights.mine[black]);
+                    net -= value;
+                    mine = mine.wrapping_sub(COUNTS[usize::from(kind)]);
+                } else {
+                    // Judged only where black's kind there counts.
+                    let (_, kind) = ShapeValues::split(weights.theirs[black]);
+                    let kind = kind & eval::SUSPECT_KINDS;
+                    if kind != 0 && !self.board.legal(i, them) {
+                        theirs = theirs.wrapping_sub(COUNTS[usize::from(kind)]);
+                    }
+                }
+            }
+        }
+        let mut their_fives = Vec::new();
+        their_fives.extend(share.their_fives);
+        let their_three = share
+            .their_winning_fours
+            .into_iter()
+            .any(|i| self.board.legal(i, them));
+        let mut my_fives = share.my_fives;
+        let my_five = my_fives.find(|&i| self.board.legal(i, me));
+        let mut my_winning_fours = share.my_winning_fours;
+        let my_winning_four = my_winning_fours.find(|&i| self.board.legal(i, me));
+        let mut my_fours = share.my_fours;
+        let my_four = my_fours.any(|i| self.board.legal(i, me));
+        let mask = eval::threat_mask(their_three, kinds_of(mine), kinds_of(theirs));
+        Some(Scan {
+            my_five,
+            their_fives,
+            my_winning_four,
+            their_three,
+            my_four,
+            moves: Vec::new(),
+            evaluation: (net + weights.tempo + weights.threats[usize::from(mask)])
+                .clamp(-eval::LIMIT, eval::LIMIT),
+            mask,
+        })
+    }
+
+    /// [`Searcher::scan_values`] point by point, where the board keeps no
+    /// sums (or none yet: an empty board's scan looks at its centre).
+    fn scan_points(&mut self) -> Scan {
         let me = self.me();
         let them = me.opponent();
         let mut scan = Scan {
@@ -1198,6 +1270,75 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::rules::{ForbiddenPolicy, Point, Variant};
+
+    /// The scan from the sums the board keeps finds what the scan point by
+    /// point finds, in every position of random walks of moves made and
+    /// taken back (renju's forbidden points met among them), for both
+    /// sides to move: the value, the threat mask, the fives, fours and
+    /// threes.
+    #[test]
+    fn the_kept_sums_scan_as_the_points_do() {
+        let config = SearchConfig {
+            max_depth: 4,
+            width: 10,
+            vcf_depth: 8,
+            vct_depth: 0,
+            leaf_vcf_depth: 0,
+            table_bits: 10,
+        };
+        let same = |a: &Scan, b: &Scan, at: &str| {
+            assert_eq!(a.evaluation, b.evaluation, "evaluation {at}");
+            assert_eq!(a.mask, b.mask, "mask {at}");
+            assert_eq!(a.my_five, b.my_five, "my five {at}");
+            assert_eq!(a.their_fives, b.their_fives, "their fives {at}");
+            assert_eq!(a.my_winning_four, b.my_winning_four, "winning four {at}");
+            assert_eq!(a.their_three, b.their_three, "their three {at}");
+            assert_eq!(a.my_four, b.my_four, "my four {at}");
+        };
+        let mut forbidden_met = 0;
+        for (variant, seed) in [
+            (Variant::renju(ForbiddenPolicy::Reject), 3),
+            (Variant::renju(ForbiddenPolicy::Reject), 4),
+            (Variant::freestyle(15).unwrap(), 5),
+            (Variant::custom(9, 9, 4, false).unwrap(), 6),
+        ] {
+            let mut rng = SplitMix64::new(seed);
+            // Started from stones on the board too: the sums are summed
+            // afresh when the search starts.
+            let mut position = Position::new(variant);
+            position.play(Point::new(4, 4)).unwrap();
+            let limits = Limits::default();
+            let mut searcher = Searcher::new(&position, config, &limits, None);
+            let centre: Vec<usize> = (searcher.board.points.iter().copied())
+                .filter(|&i| {
+                    let p = SearchBoard::point(i);
+                    (2..8).contains(&p.x) && (2..8).contains(&p.y)
+                })
+                .collect();
+            for step in 0..1500 {
+                let crowded = searcher.board.stones > 26;
+                if !searcher.board.history.is_empty() && (crowded || rng.below(3) == 0) {
+                    searcher.board.unmake();
+                } else {
+                    let empty: Vec<usize> = (centre.iter().copied())
+                        .filter(|&i| searcher.board.is_empty(i))
+                        .collect();
+                    searcher.board.make(empty[rng.below(empty.len())]);
+                }
+                let kept = searcher.scan_sums().expect("sums kept");
+                let counted = searcher.scan_points();
+                same(&kept, &counted, &format!("at step {step} of walk {seed}"));
+                if searcher.board.has_forbidden() {
+                    forbidden_met += (centre.iter())
+                        .filter(|&&i| {
+                            searcher.board.is_empty(i) && !searcher.board.legal(i, Color::Black)
+                        })
+                        .count();
+                }
+            }
+        }
+        assert!(forbidden_met > 0, "the walks met forbidden points");
+    }
 
     /// A move that only tied the best score scored a bound, not a value:
     /// the first of equal scores is the one searched exactly.

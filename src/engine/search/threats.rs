@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use super::Searcher;
-use crate::engine::board::{SHAPE_CODES, SearchBoard, shape_lines};
+use crate::engine::board::{FIVE, FOUR, SHAPE_CODES, SearchBoard, WINNING_FOUR, shape_lines};
 use crate::engine::patterns::{Pattern, Tally};
 use crate::rules::board::DIRECTIONS;
 use crate::rules::{Color, Point};
@@ -43,6 +43,9 @@ pub(super) struct ThreatTables {
     /// alone, a byte a shape: the threat searches read only these, on
     /// every point they visit.
     fives_and_fours: Box<[u8]>,
+    /// The board's flags of each shape (a five, a four, a winning four),
+    /// for the sums it keeps (see `board::Sums`).
+    pub(super) flags: Box<[u8]>,
 }
 
 impl ThreatTables {
@@ -64,9 +67,19 @@ impl ThreatTables {
                     t.fives << 4 | t.fours
                 })
                 .collect();
+            let flags = threats
+                .iter()
+                .map(|t| {
+                    let flag = |on: bool, flag: u8| if on { flag } else { 0 };
+                    flag(t.fives > 0, FIVE)
+                        | flag(t.fours > 0, FOUR)
+                        | flag(wins_by_fours(t.fours), WINNING_FOUR)
+                })
+                .collect();
             ThreatTables {
                 threats,
                 fives_and_fours,
+                flags,
             }
         })
     }
@@ -135,7 +148,10 @@ impl Searcher {
         }
         let mut fours = self.spare_fours.pop().unwrap_or_default();
         fours.clear();
+        // It reads no sums: the moves it makes and takes back leave them.
+        self.board.pause_sums();
         let found = self.vcf_among(depth, key, &mut fours);
+        self.board.resume_sums();
         self.spare_fours.push(fours);
         found
     }
