@@ -365,8 +365,7 @@ impl Searcher {
                 }
             }
         }
-        let mut their_fives = Vec::new();
-        their_fives.extend(share.their_fives);
+        let their_fives = share.their_fives.collect();
         let their_three = share
             .their_winning_fours
             .into_iter()
@@ -1271,6 +1270,19 @@ mod tests {
     use super::*;
     use crate::rules::{ForbiddenPolicy, Point, Variant};
 
+    /// A search four plies deep, ten moves wide, with VCF and no VCT, its
+    /// table of 2^`table_bits` entries.
+    fn shallow(table_bits: u32) -> SearchConfig {
+        SearchConfig {
+            max_depth: 4,
+            width: 10,
+            vcf_depth: 8,
+            vct_depth: 0,
+            leaf_vcf_depth: 0,
+            table_bits,
+        }
+    }
+
     /// The scan from the sums the board keeps finds what the scan point by
     /// point finds, in every position of random walks of moves made and
     /// taken back (renju's forbidden points met among them), for both
@@ -1278,14 +1290,7 @@ mod tests {
     /// threes.
     #[test]
     fn the_kept_sums_scan_as_the_points_do() {
-        let config = SearchConfig {
-            max_depth: 4,
-            width: 10,
-            vcf_depth: 8,
-            vct_depth: 0,
-            leaf_vcf_depth: 0,
-            table_bits: 10,
-        };
+        let config = shallow(10);
         let same = |a: &Scan, b: &Scan, at: &str| {
             assert_eq!(a.evaluation, b.evaluation, "evaluation {at}");
             assert_eq!(a.mask, b.mask, "mask {at}");
@@ -1359,14 +1364,7 @@ mod tests {
     /// worse than the best (their replies fail high: lower bounds).
     #[test]
     fn the_candidates_asked_for_are_each_scored_exactly() {
-        let config = SearchConfig {
-            max_depth: 4,
-            width: 10,
-            vcf_depth: 8,
-            vct_depth: 0,
-            leaf_vcf_depth: 0,
-            table_bits: 16,
-        };
+        let config = shallow(16);
         let mut position = Position::new(Variant::freestyle(15).unwrap());
         for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9)] {
             position.play(Point::new(x, y)).unwrap();
