@@ -190,10 +190,10 @@ impl SearchBoard {
     pub fn new(position: &Position) -> SearchBoard {
         let variant = position.variant();
         let k = variant.k();
-        let tables = [
-            PatternTable::get(k, variant.overline_wins(Color::Black)),
-            PatternTable::get(k, variant.overline_wins(Color::White)),
-        ];
+        let tables = PatternTable::pair(
+            k,
+            [Color::Black, Color::White].map(|color| variant.overline_wins(color)),
+        );
         let board: &Board = position.board();
         let points: Vec<usize> = board.points().map(Board::index).collect();
         let mut engine = SearchBoard {

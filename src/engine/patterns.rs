@@ -84,33 +84,53 @@ pub const BLOCKED: u32 = 2;
 #[derive(Debug)]
 pub struct PatternTable {
     pub reach: usize,
-    k: usize,
+    pub k: usize,
     overline_wins: bool,
     table: Vec<u8>,
 }
 
 const UNKNOWN: u8 = u8::MAX;
 
-/// The tables built so far, by (k, whether overlines win). Each is built
-/// once and kept for the process's life (a few a process at most), so that
-/// a board reads it straight, not through a shared pointer.
-type Tables = HashMap<(u8, bool), &'static PatternTable>;
+/// The tables built so far, by (k, whether overlines win, reach). Each is
+/// built once and kept for the process's life (a few a process at most),
+/// so that a board reads it straight, not through a shared pointer.
+type Tables = HashMap<(u8, bool, u8), &'static PatternTable>;
 
 impl PatternTable {
-    /// The (shared) table for k in a row, with or without overlines winning.
-    pub fn get(k: u8, overline_wins: bool) -> &'static PatternTable {
+    /// The tables for black and white (whether overlines win for each),
+    /// over as many cells a side each, as a board keeps one window key for
+    /// both: the more either needs.
+    pub fn pair(k: u8, overline_wins: [bool; 2]) -> [&'static PatternTable; 2] {
+        let reach = overline_wins.map(|wins| Self::reach_for(k, wins));
+        let reach = reach[0].max(reach[1]);
+        overline_wins.map(|wins| Self::with_reach(k, wins, reach))
+    }
+
+    /// The cells a side a stone's patterns depend on: k, to see an
+    /// overline past a row of k; k - 1 where overlines win, as every row
+    /// of k through the point then lies within k - 1 cells of it, and a
+    /// stone further on never makes a five that one nearer does not. Past
+    /// seven cells a side the window would not fit in memory; longer rows
+    /// are judged on what the nearest seven cells show.
+    fn reach_for(k: u8, overline_wins: bool) -> u8 {
+        let reach = if overline_wins { k - 1 } else { k };
+        reach.min(7)
+    }
+
+    fn with_reach(k: u8, overline_wins: bool, reach: u8) -> &'static PatternTable {
         static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
         let tables = TABLES.get_or_init(Default::default);
         let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
-        tables
-            .entry((k, overline_wins))
-            .or_insert_with(|| Box::leak(Box::new(PatternTable::build(k as usize, overline_wins))))
+        tables.entry((k, overline_wins, reach)).or_insert_with(|| {
+            Box::leak(Box::new(PatternTable::build(
+                k.into(),
+                overline_wins,
+                reach.into(),
+            )))
+        })
     }
 
-    fn build(k: usize, overline_wins: bool) -> PatternTable {
-        // Past seven cells a side the window would not fit in memory; longer
-        // rows are judged on what the nearest seven cells show.
-        let reach = k.min(7);
+    fn build(k: usize, overline_wins: bool, reach: usize) -> PatternTable {
         let size = 3usize.pow(2 * reach as u32);
         let mut table = PatternTable {
             reach,
@@ -228,9 +248,15 @@ impl PatternTable {
 mod tests {
     use super::*;
 
+    /// The table for k in a row, with or without overlines winning, over
+    /// the fewest cells a side that tell its patterns.
+    fn get(k: u8, overline_wins: bool) -> &'static PatternTable {
+        PatternTable::with_reach(k, overline_wins, PatternTable::reach_for(k, overline_wins))
+    }
+
     #[test]
     fn five_in_a_row_patterns_are_named_as_players_name_them() {
-        let t = PatternTable::get(5, true);
+        let t = get(5, true);
         assert_eq!(t.of("OXXXX", "O"), Pattern::Five);
         assert_eq!(t.of(".XXX", ".."), Pattern::OpenFour);
         assert_eq!(t.of("OXXX", ".."), Pattern::Four);
@@ -255,18 +281,41 @@ mod tests {
 
     #[test]
     fn where_overlines_do_not_win_they_are_not_fives() {
-        let exact = PatternTable::get(5, false);
+        let exact = get(5, false);
         assert_eq!(exact.of("XXXXX", "."), Pattern::Overline);
         assert_eq!(exact.of(".XXXX", "."), Pattern::Five);
         // .XXX.X : filling the gap makes six, so only the left end makes five.
         assert_eq!(exact.of("..XXX", ".X"), Pattern::Four);
-        let free = PatternTable::get(5, true);
+        let free = get(5, true);
         assert_eq!(free.of("..XXX", ".X"), Pattern::OpenFour);
     }
 
     #[test]
+    fn where_overlines_win_the_cells_k_away_change_no_pattern() {
+        for k in 3..=6u8 {
+            let near = PatternTable::with_reach(k, true, k - 1);
+            let far = PatternTable::with_reach(k, true, k);
+            assert_eq!(
+                (near.reach, far.reach),
+                (usize::from(k - 1), usize::from(k))
+            );
+            for key in 0..far.table.len() {
+                // Slot 0 and slot 2 * reach - 1 are the cells k away.
+                let inner = key / 3 % 3usize.pow(2 * near.reach as u32);
+                assert_eq!(near.byte(inner), far.byte(key), "k {k}, window {key}");
+            }
+        }
+        // Where they lose, the cell k away tells an overline from a five.
+        let exact = get(5, false);
+        assert_eq!(exact.reach, 5);
+        let pair = PatternTable::pair(5, [false, true]);
+        assert_eq!(pair.map(|t| t.reach), [5, 5], "one window key for both");
+        assert!(pair[1].overline_wins && !pair[0].overline_wins);
+    }
+
+    #[test]
     fn three_in_a_row_tables_fit_tictactoe() {
-        let t = PatternTable::get(3, true);
+        let t = get(3, true);
         assert_eq!(t.of("X", "."), Pattern::Four, "one more makes three");
         assert_eq!(t.of(".X", ""), Pattern::Four);
         assert_eq!(t.of("O", "X"), Pattern::None, "the wall leaves no room");
