@@ -282,6 +282,12 @@ impl SearchBoard {
         self.cells[i] == Cell::Empty
     }
 
+    /// How many in a row win.
+    #[inline]
+    pub fn k(&self) -> usize {
+        self.tables[0].k
+    }
+
     /// Whether `i` is a point of the board (not the wall around it).
     #[inline]
     pub fn points_contains(&self, i: usize) -> bool {

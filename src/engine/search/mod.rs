@@ -1272,7 +1272,7 @@ mod tests {
 
     /// A search four plies deep, ten moves wide, with VCF and no VCT, its
     /// table of 2^`table_bits` entries.
-    fn shallow(table_bits: u32) -> SearchConfig {
+    pub(super) fn shallow(table_bits: u32) -> SearchConfig {
         SearchConfig {
             max_depth: 4,
             width: 10,

@@ -117,6 +117,18 @@ pub(super) fn wins_by_fours(fours: u8) -> bool {
     fours >= 2
 }
 
+/// What [`Searcher::gather_fours`] found.
+enum Gathered {
+    /// The attacker makes five here.
+    Five(usize),
+    /// The defender has a five to make: the attacker has no free four.
+    Blocked,
+    /// Neither has a five; the points where the attacker makes a four are
+    /// listed, black's forbidden ones too (renju: a later block may lift
+    /// the ban, and the list is passed on).
+    Fours,
+}
+
 /// Up to two points where a side makes five (without allocating: the
 /// VCF asks after every four it plays).
 #[derive(Default)]
@@ -136,33 +148,72 @@ impl Searcher {
     /// move is a four, so every reply is forced. Returns the first move and
     /// the plies to the five.
     pub(super) fn vcf(&mut self, depth: u32) -> Option<(usize, u32)> {
+        self.vcf_after(depth, None)
+    }
+
+    /// [`Searcher::vcf`], here `after` the attacker's four (on the point
+    /// given, one of the fours listed, which were the attacker's before
+    /// it) and the defender's block, if the VCF got here so.
+    fn vcf_after(
+        &mut self,
+        depth: u32,
+        after: Option<(&[(usize, Threat)], usize)>,
+    ) -> Option<(usize, u32)> {
         if self.tick() {
             return None;
         }
         // A position that failed as deep before is not scanned again. (It
-        // had no five for either side: the scan below returns on finding
-        // one, before a failure is kept.)
+        // had no five for either side: the gathering below returns on
+        // finding one, before a failure is kept.)
         let key = self.vcf_key();
         if self.vcf_failed.get(&key).is_some_and(|&d| d >= depth) {
             return None;
         }
         let mut fours = self.spare_fours.pop().unwrap_or_default();
         fours.clear();
-        // It reads no sums: the moves it makes and takes back leave them.
-        self.board.pause_sums();
-        let found = self.vcf_among(depth, key, &mut fours);
-        self.board.resume_sums();
+        let gathered = match after {
+            Some((before, four)) => self.gather_fours_after(before, four, &mut fours),
+            None => self.gather_fours(&mut fours),
+        };
+        let found = match gathered {
+            Gathered::Five(i) => Some((i, 1)),
+            // The defender threatens five: no free four to play.
+            Gathered::Blocked => None,
+            Gathered::Fours if depth == 0 => None,
+            Gathered::Fours => {
+                // It reads no sums: the moves it makes and takes back
+                // leave them.
+                self.board.pause_sums();
+                let found = self.vcf_among(depth, key, &mut fours);
+                self.board.resume_sums();
+                found
+            }
+        };
         self.spare_fours.push(fours);
         found
     }
 
-    /// [`Searcher::vcf`] past its cache, with a list to gather the fours in.
-    fn vcf_among(
-        &mut self,
-        depth: u32,
-        key: u64,
-        fours: &mut Vec<(usize, Threat)>,
-    ) -> Option<(usize, u32)> {
+    /// The attacker's (the side to move's) fives and fours near a stone
+    /// (see [`Gathered`]), as the VCF starts from them: from the bits the
+    /// board keeps where it keeps them (the search's node the VCF is asked
+    /// at), else point by point. A five found first, in index order, of
+    /// either side decides.
+    fn gather_fours(&self, fours: &mut Vec<(usize, Threat)>) -> Gathered {
+        let attacker = self.me();
+        if let Some(mut share) = self.board.sums(attacker) {
+            match (share.my_fives.next(), share.their_fives.next()) {
+                (Some(i), theirs) if theirs.is_none_or(|j| i <= j) => return Gathered::Five(i),
+                (_, Some(_)) => return Gathered::Blocked,
+                _ => {}
+            }
+            fours.extend(share.my_fours.map(|i| (i, self.threat(attacker, i))));
+            return Gathered::Fours;
+        }
+        self.gather_fours_near(fours)
+    }
+
+    /// [`Searcher::gather_fours`] point by point.
+    fn gather_fours_near(&self, fours: &mut Vec<(usize, Threat)>) -> Gathered {
         let attacker = self.me();
         let defender = attacker.opponent();
         // A point where a stone makes four or five has a stone of that side
@@ -170,26 +221,78 @@ impl Searcher {
         for i in self.board.nearby() {
             let (my_fives, my_fours) = self.fives_and_fours(attacker, i);
             if my_fives > 0 {
-                return Some((i, 1));
+                return Gathered::Five(i);
             }
             if self.fives_and_fours(defender, i).0 > 0 {
-                // The defender threatens five: no free four to play.
-                return None;
+                return Gathered::Blocked;
             }
-            if my_fours > 0 && self.board.legal(i, attacker) {
+            if my_fours > 0 {
                 fours.push((i, self.threat(attacker, i)));
             }
         }
-        if depth == 0 {
-            return None;
+        Gathered::Fours
+    }
+
+    /// [`Searcher::gather_fours`] after the attacker's four on `four` and
+    /// the block it forced, from the attacker's fours before them
+    /// (`before`): neither side has a five (the four's only five was
+    /// blocked, and the block made none, or the VCF would not be here),
+    /// the fours still standing are among those before, and new ones lie
+    /// on the four's lines, within k - 1 points of it (the block, the
+    /// defender's, only takes fours away).
+    fn gather_fours_after(
+        &self,
+        before: &[(usize, Threat)],
+        four: usize,
+        fours: &mut Vec<(usize, Threat)>,
+    ) -> Gathered {
+        let attacker = self.me();
+        let is_four = |i: usize| self.board.is_empty(i) && self.fives_and_fours(attacker, i).1 > 0;
+        for &(i, _) in before {
+            if is_four(i) {
+                fours.push((i, self.threat(attacker, i)));
+            }
         }
+        let reach = self.board.k() - 1;
+        for &step in DIRECTIONS.iter() {
+            for sign in [-1isize, 1] {
+                let mut j = four as isize;
+                for _ in 0..reach {
+                    j += sign * step as isize;
+                    let ju = j as usize;
+                    if !self.board.points_contains(ju) {
+                        break;
+                    }
+                    if is_four(ju) && !before.iter().any(|&(i, _)| i == ju) {
+                        fours.push((ju, self.threat(attacker, ju)));
+                    }
+                }
+            }
+        }
+        Gathered::Fours
+    }
+
+    /// [`Searcher::vcf`] past its cache and the fours gathered, which
+    /// neither side has a five among.
+    fn vcf_among(
+        &mut self,
+        depth: u32,
+        key: u64,
+        fours: &mut [(usize, Threat)],
+    ) -> Option<(usize, u32)> {
+        let attacker = self.me();
+        let defender = attacker.opponent();
         // Strongest first, equal ones by point (the order they were found).
         fours.sort_unstable_by_key(|&(i, t)| (-t.value, i));
-        for &(i, threat) in fours.iter() {
+        let fours: &[(usize, Threat)] = fours;
+        for &(i, threat) in fours {
+            if !self.board.legal(i, attacker) {
+                continue;
+            }
             if threat.is_winning_four() {
                 return Some((i, 3));
             }
-            // Neither side has a five to make (the loop above returns on
+            // Neither side has a five to make (the gathering returns on
             // one), so after a stone the only fives are on the lines where
             // it made a four: the others need no looking along.
             let lines = self.four_lines(attacker, i);
@@ -204,7 +307,8 @@ impl Searcher {
                     let lines = self.four_lines(defender, q);
                     self.board.make(q);
                     let plies = if self.five_points_along(q, defender, lines).len == 0 {
-                        self.vcf(depth - 1).map(|(_, plies)| plies + 2)
+                        self.vcf_after(depth - 1, Some((fours, i)))
+                            .map(|(_, plies)| plies + 2)
                     } else {
                         None
                     };
@@ -444,5 +548,88 @@ impl Searcher {
             self.board.unmake();
         }
         line.into_iter().map(SearchBoard::point).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::shallow;
+    use super::*;
+    use crate::engine::{Limits, SplitMix64};
+    use crate::rules::{ForbiddenPolicy, Position, Variant};
+
+    /// After a four and the block it forces, the VCF lists the attacker's
+    /// fours from those before and the four's lines alone: the same points
+    /// a scan of the board finds, black's forbidden ones too, in every
+    /// position of random walks where a four with one block is there to
+    /// play (renju, freestyle, four in a row).
+    #[test]
+    fn the_fours_after_a_four_and_its_block_are_those_a_scan_finds() {
+        let config = shallow(10);
+        let points = |fours: &[(usize, Threat)]| {
+            let mut points: Vec<usize> = fours.iter().map(|&(i, _)| i).collect();
+            points.sort_unstable();
+            points
+        };
+        let (mut compared, mut forbidden_before) = (0, 0);
+        for (variant, seed) in [
+            (Variant::renju(ForbiddenPolicy::Reject), 7),
+            (Variant::renju(ForbiddenPolicy::Reject), 8),
+            (Variant::freestyle(15).unwrap(), 9),
+            (Variant::custom(9, 9, 4, false).unwrap(), 10),
+        ] {
+            let mut rng = SplitMix64::new(seed);
+            let position = Position::new(variant);
+            let limits = Limits::default();
+            let mut searcher = Searcher::new(&position, config, &limits, None);
+            let centre: Vec<usize> = (searcher.board.points.iter().copied())
+                .filter(|&i| {
+                    let p = SearchBoard::point(i);
+                    (2..8).contains(&p.x) && (2..8).contains(&p.y)
+                })
+                .collect();
+            for _ in 0..1500 {
+                if !searcher.board.history.is_empty()
+                    && (searcher.board.stones > 26 || rng.below(3) == 0)
+                {
+                    searcher.board.unmake();
+                } else {
+                    let empty: Vec<usize> = (centre.iter().copied())
+                        .filter(|&i| searcher.board.is_empty(i))
+                        .collect();
+                    searcher.board.make(empty[rng.below(empty.len())]);
+                }
+                let mut before = Vec::new();
+                if !matches!(searcher.gather_fours_near(&mut before), Gathered::Fours) {
+                    continue;
+                }
+                let attacker = searcher.me();
+                for &(four, _) in &before {
+                    // Only a legal four is played; the others stay listed.
+                    if !searcher.board.legal(four, attacker) {
+                        forbidden_before += 1;
+                        continue;
+                    }
+                    searcher.board.make(four);
+                    let blocks = searcher.five_points_through(four, attacker);
+                    if let [block] = *blocks.as_slice()
+                        && searcher.board.legal(block, attacker.opponent())
+                    {
+                        searcher.board.make(block);
+                        let mut near = Vec::new();
+                        if matches!(searcher.gather_fours_near(&mut near), Gathered::Fours) {
+                            let mut after = Vec::new();
+                            searcher.gather_fours_after(&before, four, &mut after);
+                            assert_eq!(points(&after), points(&near), "after {four} and {block}");
+                            compared += 1;
+                        }
+                        searcher.board.unmake();
+                    }
+                    searcher.board.unmake();
+                }
+            }
+        }
+        assert!(compared > 100, "{compared} fours and blocks compared");
+        assert!(forbidden_before > 0, "black's forbidden fours met");
     }
 }
