@@ -615,9 +615,17 @@ mod tests {
                     if let [block] = *blocks.as_slice()
                         && searcher.board.legal(block, attacker.opponent())
                     {
+                        let defender = attacker.opponent();
+                        let lines = searcher.four_lines(defender, block);
                         searcher.board.make(block);
-                        let mut near = Vec::new();
-                        if matches!(searcher.gather_fours_near(&mut near), Gathered::Fours) {
+                        // The VCF goes on where the block made no five.
+                        if searcher.five_points_along(block, defender, lines).len == 0 {
+                            let mut near = Vec::new();
+                            let gathered = searcher.gather_fours_near(&mut near);
+                            assert!(
+                                matches!(gathered, Gathered::Fours),
+                                "a five after {four} and {block}"
+                            );
                             let mut after = Vec::new();
                             searcher.gather_fours_after(&before, four, &mut after);
                             assert_eq!(points(&after), points(&near), "after {four} and {block}");
