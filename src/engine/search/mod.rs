@@ -1283,6 +1283,37 @@ mod tests {
         }
     }
 
+    /// Walks 1500 random steps on the middle six by six points of a game of
+    /// `variant` (from `position`'s stones), each step a move, or one taken
+    /// back a third of the time and whenever 27 stones are down, and calls
+    /// `visit` with the searcher (its board at the step) after each.
+    pub(super) fn random_walk(
+        position: &Position,
+        seed: u64,
+        mut visit: impl FnMut(&mut Searcher, &[usize], usize),
+    ) {
+        let mut rng = SplitMix64::new(seed);
+        let mut searcher = Searcher::new(position, shallow(10), &Limits::default(), None);
+        let centre: Vec<usize> = (searcher.board.points.iter().copied())
+            .filter(|&i| {
+                let p = SearchBoard::point(i);
+                (2..8).contains(&p.x) && (2..8).contains(&p.y)
+            })
+            .collect();
+        for step in 0..1500 {
+            let crowded = searcher.board.stones > 26;
+            if !searcher.board.history.is_empty() && (crowded || rng.below(3) == 0) {
+                searcher.board.unmake();
+            } else {
+                let empty: Vec<usize> = (centre.iter().copied())
+                    .filter(|&i| searcher.board.is_empty(i))
+                    .collect();
+                searcher.board.make(empty[rng.below(empty.len())]);
+            }
+            visit(&mut searcher, &centre, step);
+        }
+    }
+
     /// The scan from the sums the board keeps finds what the scan point by
     /// point finds, in every position of random walks of moves made and
     /// taken back (renju's forbidden points met among them), for both
@@ -1290,7 +1321,6 @@ mod tests {
     /// threes.
     #[test]
     fn the_kept_sums_scan_as_the_points_do() {
-        let config = shallow(10);
         let same = |a: &Scan, b: &Scan, at: &str| {
             assert_eq!(a.evaluation, b.evaluation, "evaluation {at}");
             assert_eq!(a.mask, b.mask, "mask {at}");
@@ -1307,29 +1337,11 @@ mod tests {
             (Variant::freestyle(15).unwrap(), 5),
             (Variant::custom(9, 9, 4, false).unwrap(), 6),
         ] {
-            let mut rng = SplitMix64::new(seed);
             // Started from stones on the board too: the sums are summed
             // afresh when the search starts.
             let mut position = Position::new(variant);
             position.play(Point::new(4, 4)).unwrap();
-            let limits = Limits::default();
-            let mut searcher = Searcher::new(&position, config, &limits, None);
-            let centre: Vec<usize> = (searcher.board.points.iter().copied())
-                .filter(|&i| {
-                    let p = SearchBoard::point(i);
-                    (2..8).contains(&p.x) && (2..8).contains(&p.y)
-                })
-                .collect();
-            for step in 0..1500 {
-                let crowded = searcher.board.stones > 26;
-                if !searcher.board.history.is_empty() && (crowded || rng.below(3) == 0) {
-                    searcher.board.unmake();
-                } else {
-                    let empty: Vec<usize> = (centre.iter().copied())
-                        .filter(|&i| searcher.board.is_empty(i))
-                        .collect();
-                    searcher.board.make(empty[rng.below(empty.len())]);
-                }
+            random_walk(&position, seed, |searcher, centre, step| {
                 let kept = searcher.scan_sums().expect("sums kept");
                 let counted = searcher.scan_points();
                 same(&kept, &counted, &format!("at step {step} of walk {seed}"));
@@ -1340,7 +1352,7 @@ mod tests {
                         })
                         .count();
                 }
-            }
+            });
         }
         assert!(forbidden_met > 0, "the walks met forbidden points");
     }

@@ -553,9 +553,8 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::shallow;
+    use super::super::tests::random_walk;
     use super::*;
-    use crate::engine::{Limits, SplitMix64};
     use crate::rules::{ForbiddenPolicy, Position, Variant};
 
     /// After a four and the block it forces, the VCF lists the attacker's
@@ -565,7 +564,6 @@ mod tests {
     /// play (renju, freestyle, four in a row).
     #[test]
     fn the_fours_after_a_four_and_its_block_are_those_a_scan_finds() {
-        let config = shallow(10);
         let points = |fours: &[(usize, Threat)]| {
             let mut points: Vec<usize> = fours.iter().map(|&(i, _)| i).collect();
             points.sort_unstable();
@@ -578,30 +576,10 @@ mod tests {
             (Variant::freestyle(15).unwrap(), 9),
             (Variant::custom(9, 9, 4, false).unwrap(), 10),
         ] {
-            let mut rng = SplitMix64::new(seed);
-            let position = Position::new(variant);
-            let limits = Limits::default();
-            let mut searcher = Searcher::new(&position, config, &limits, None);
-            let centre: Vec<usize> = (searcher.board.points.iter().copied())
-                .filter(|&i| {
-                    let p = SearchBoard::point(i);
-                    (2..8).contains(&p.x) && (2..8).contains(&p.y)
-                })
-                .collect();
-            for _ in 0..1500 {
-                if !searcher.board.history.is_empty()
-                    && (searcher.board.stones > 26 || rng.below(3) == 0)
-                {
-                    searcher.board.unmake();
-                } else {
-                    let empty: Vec<usize> = (centre.iter().copied())
-                        .filter(|&i| searcher.board.is_empty(i))
-                        .collect();
-                    searcher.board.make(empty[rng.below(empty.len())]);
-                }
+            random_walk(&Position::new(variant), seed, |searcher, _, _| {
                 let mut before = Vec::new();
                 if !matches!(searcher.gather_fours_near(&mut before), Gathered::Fours) {
-                    continue;
+                    return;
                 }
                 let attacker = searcher.me();
                 for &(four, _) in &before {
@@ -635,7 +613,7 @@ mod tests {
                     }
                     searcher.board.unmake();
                 }
-            }
+            });
         }
         assert!(compared > 100, "{compared} fours and blocks compared");
         assert!(forbidden_before > 0, "black's forbidden fours met");
