@@ -1084,12 +1084,16 @@ impl Searcher {
         if let Some(i) = scan.my_five {
             return decide(i, listed(&[(i, WIN - 1)]), 1, self.nodes, Some(1));
         }
-        if let [block] = scan.their_fives.as_slice() {
-            let i = *block;
-            if self.board.legal(i, me) {
-                return decide(i, listed(&[(i, 0)]), 1, self.nodes, None);
-            }
-        }
+        // A four of the opponent's with one legal block: the block is the
+        // move, but it is still searched on the move's time (no more than
+        // any move's), for what it is worth and how the game goes on: the
+        // table then holds the positions after it for the next search of
+        // the game, and the evaluation and line report the truth rather
+        // than nothing.
+        let forced = match scan.their_fives.as_slice() {
+            [block] if self.board.legal(*block, me) => Some(*block),
+            _ => None,
+        };
         if scan.their_fives.is_empty() {
             if let Some((first, plies)) = self.vcf(self.config.vcf_depth) {
                 let line = self.vcf_line(first, plies);
@@ -1116,7 +1120,10 @@ impl Searcher {
         }
 
         // Iterative deepening, keeping the best move of the last finished iteration.
-        let mut best: Vec<(usize, i32)> = scan.moves.iter().map(|m| (m.point(), m.score)).collect();
+        let mut best: Vec<(usize, i32)> = match forced {
+            Some(block) => vec![(block, 0)],
+            None => scan.moves.iter().map(|m| (m.point(), m.score)).collect(),
+        };
         best.sort_by_key(|&(_, s)| -s);
         // Equal first choices are told apart by the seed, so games vary.
         let ties = best.iter().take_while(|&&(_, s)| s == best[0].1).count();
@@ -1408,6 +1415,54 @@ mod tests {
         assert_eq!(exact_replies(3), [true, true, true]);
         assert!(exact_replies(1)[0]);
         assert!(exact_replies(1)[1..].contains(&false));
+    }
+
+    /// A four with one block is still searched: the block is played, and
+    /// the decision says what comes of it and how, rather than nothing.
+    #[test]
+    fn a_forced_block_is_searched_for_what_follows() {
+        let decide = |moves: &[(u8, u8)]| {
+            let mut position = Position::new(Variant::freestyle(15).unwrap());
+            for &(x, y) in moves {
+                position.play(Point::new(x, y)).unwrap();
+            }
+            let limits = Limits {
+                time: std::time::Duration::from_secs(60),
+                nodes: Some(20_000),
+                seed: 1,
+                candidates: 1,
+            };
+            let searcher = Searcher::new(&position, shallow(12), &limits, None);
+            searcher.run().unwrap()
+        };
+        // Black's four up the middle, blocked below; white's stones
+        // threaten nothing.
+        let four = [(7, 7), (0, 0), (7, 8), (0, 1), (7, 9), (7, 6), (7, 10)];
+        let decision = decide(&four);
+        assert_eq!(decision.point, Point::new(7, 11), "the block");
+        assert!(decision.depth > 1 && decision.nodes > 1, "{decision:?}");
+        assert!(decision.pv.len() > 1, "the line goes on: {decision:?}");
+        assert_eq!(decision.forced_loss_in, None, "{decision:?}");
+        // With an open three of black's besides (along the fourth row), the
+        // block loses: black makes an open four next.
+        let moves = [
+            (7, 7),
+            (0, 0),
+            (7, 8),
+            (0, 1),
+            (7, 9),
+            (7, 6),
+            (10, 3),
+            (0, 14),
+            (11, 3),
+            (14, 0),
+            (12, 3),
+            (14, 14),
+            (7, 10),
+        ];
+        let decision = decide(&moves);
+        assert_eq!(decision.point, Point::new(7, 11), "the block");
+        assert_eq!(decision.forced_loss_in, Some(4), "{decision:?}");
     }
 
     /// Of a search's decision and its helpers', the deepest iteration's
