@@ -1290,10 +1290,10 @@ mod tests {
         }
     }
 
-    /// Walks 1500 random steps on the middle six by six points of a game of
-    /// `variant` (from `position`'s stones), each step a move, or one taken
-    /// back a third of the time and whenever 27 stones are down, and calls
-    /// `visit` with the searcher (its board at the step) after each.
+    /// Walks 1500 random steps from `position` on its middle six by six
+    /// points, each step a move, or one taken back a third of the time and
+    /// whenever 27 stones are down, and calls `visit` after each with the
+    /// searcher (its board at the step), those points and the step.
     pub(super) fn random_walk(
         position: &Position,
         seed: u64,
