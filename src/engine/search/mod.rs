@@ -3,27 +3,32 @@
 //! with iterative deepening, a transposition table, and threat-first move
 //! ordering with killers and history.
 //!
-//! What a stone threatens and the threat-space searches over it are in
-//! [`threats`]; the transposition table in [`table`].
+//! Here the searcher and the search below the root (negamax and its
+//! leaves); what a node sees and the moves it lists are in [`scan`]; the
+//! root's deepening, its decision and its helper threads in [`root`]; what
+//! a stone threatens and the threat-space searches over it in [`threats`];
+//! the transposition table in [`table`].
 
+mod root;
+mod scan;
 mod table;
 mod threats;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use foldhash::fast::FixedState;
 
-use super::board::{COUNTS, SearchBoard, Sums, kinds_of, side};
-use super::eval::{self, ShapeValues, Weights};
+use super::board::{SearchBoard, Sums, side};
+use super::eval::{ShapeValues, Weights};
 use super::time::TimeManager;
-use super::{Candidate, Decision, Limits, SplitMix64};
+use super::{Limits, SplitMix64};
 use crate::rules::board::PADDED;
 use crate::rules::{Color, Position, Variant};
+use scan::{Listed, Scan};
 pub(super) use table::Table;
 use table::{EXACT, LOWER, UPPER, table_cut};
-use threats::{Threat, ThreatTables, wins_by_fours};
+use threats::{Threat, ThreatTables};
 
 const WIN: i32 = 1_000_000;
 /// Scores beyond this are wins or losses in a known number of plies.
@@ -95,41 +100,6 @@ fn late_move_count(depth: i32, improving: bool, forbidden: bool) -> usize {
     count as usize
 }
 
-/// The best of a root iteration's scored moves, in the order searched:
-/// the first of those with the highest score. A move whose score raised
-/// alpha has its exact score; a later move whose null-window search
-/// failed low has a bound, at most alpha, which may tie the exact score
-/// without being worth it (taking the last of equal scores played moves
-/// for wins they did not have).
-fn first_best(scored: &[(usize, i32)]) -> Option<(usize, i32)> {
-    scored.iter().fold(None, |best, &(i, s)| match best {
-        Some((_, b)) if b >= s => best,
-        _ => Some((i, s)),
-    })
-}
-
-/// How long a search with helpers waits for their decisions once it has its
-/// own: a helper told to stop stops within 16 nodes, some microseconds.
-const HELPERS_AWAITED: std::time::Duration = std::time::Duration::from_millis(3);
-
-/// The decision of a search and its helpers (Lazy SMP): the search's own,
-/// unless a helper finished a deeper iteration of deepening than it did
-/// and it found no forced win (a win's depth counts its plies, not an
-/// iteration's). The nodes are all the threads'.
-fn deepest(main: Option<Decision>, helpers: Vec<Option<Decision>>) -> Option<Decision> {
-    let mut best = main?;
-    let nodes = best.nodes + helpers.iter().flatten().map(|d| d.nodes).sum::<u64>();
-    if best.forced_win_in.is_none() {
-        for helper in helpers.into_iter().flatten() {
-            if helper.depth > best.depth {
-                best = helper;
-            }
-        }
-    }
-    best.nodes = nodes;
-    Some(best)
-}
-
 /// Builds the tables every search reads (what a stone makes by shape, the
 /// evaluation's values by shape), which a first search would otherwise
 /// build on its own clock.
@@ -158,46 +128,6 @@ pub struct SearchConfig {
     /// large for a deep search, small for a shallow one that would only pay
     /// for filling it.
     pub table_bits: u32,
-}
-
-/// A point a scan lists: its ordering score and what the ranking reads of
-/// the two sides' threats there, in 12 bytes (the whole threats were 32
-/// a point, written for every point of every interior node).
-#[derive(Clone, Copy)]
-struct Listed {
-    score: i32,
-    point: u16,
-    /// It neither threatens (a four or an open three) nor takes a point
-    /// where the opponent would make a four.
-    quiet: bool,
-    /// It answers an opponent's three: it makes a four, or takes a point
-    /// where the opponent would make one.
-    answers_three: bool,
-    /// It makes an open three and no four (the VCT's attacks).
-    makes_three: bool,
-}
-
-impl Listed {
-    fn point(&self) -> usize {
-        usize::from(self.point)
-    }
-}
-
-/// The points of interest of the side to move.
-struct Scan {
-    my_five: Option<usize>,
-    their_fives: Vec<usize>,
-    my_winning_four: Option<usize>,
-    /// The opponent can make an open four next move (they have a three).
-    their_three: bool,
-    /// The side to move can make a four.
-    my_four: bool,
-    /// The side to move's legal points, with what the ordering needs of
-    /// them; empty in a scan for a leaf, which needs only the rest.
-    moves: Vec<Listed>,
-    evaluation: i32,
-    /// The threat mask the evaluation valued (see `eval::ThreatValues`).
-    mask: u16,
 }
 
 pub struct Searcher {
@@ -304,293 +234,6 @@ impl Searcher {
             self.stopped = true;
         }
         self.stopped
-    }
-
-    /// Looks at every empty point near a stone, and lists the moves.
-    fn scan(&mut self) -> Scan {
-        let mut scan = self.scan_values();
-        self.list_moves(&mut scan);
-        scan
-    }
-
-    /// Keeps a scan's move list, done with, for a later scan to fill.
-    fn spare(&mut self, scan: &mut Scan) {
-        if scan.moves.capacity() > 0 {
-            self.spare_lists.push(std::mem::take(&mut scan.moves));
-        }
-    }
-
-    /// [`Searcher::scan`] without the move list: the evaluation and the
-    /// threats, all a leaf needs (most nodes are leaves), and all that an
-    /// interior node needs before it knows it goes on to its moves (42% of
-    /// those in `engine_speed -- --nodes 100000` stop first: a five, a
-    /// forced block, a futility cut, razoring).
-    fn scan_values(&mut self) -> Scan {
-        match self.scan_sums() {
-            Some(scan) => scan,
-            None => self.scan_points(),
-        }
-    }
-
-    /// [`Searcher::scan_values`] from the sums the board keeps: black's
-    /// suspect points judged (a forbidden one's part taken out), the
-    /// points holding fives and fours read from their bits.
-    #[inline]
-    fn scan_sums(&self) -> Option<Scan> {
-        let me = self.me();
-        let them = me.opponent();
-        let share = self.board.sums(me)?;
-        let weights = self.weights[side(me)];
-        let (mut net, mut mine, mut theirs) = (share.net, share.mine, share.theirs);
-        // Each of black's forbidden points: its value and its kinds out of
-        // black's sums, or, with white to move, black's threats there
-        // that need black to play them.
-        if self.board.has_forbidden() {
-            for i in share.suspects {
-                let black = self.board.shape(Color::Black, i);
-                if me == Color::Black {
-                    if self.board.legal(i, me) {
-                        continue;
-                    }
-                    let (value, kind) = ShapeValues::split(weights.mine[black]);
-                    net -= value;
-                    mine = mine.wrapping_sub(COUNTS[usize::from(kind)]);
-                } else {
-                    // Judged only where black's kind there counts.
-                    let (_, kind) = ShapeValues::split(weights.theirs[black]);
-                    let kind = kind & eval::SUSPECT_KINDS;
-                    if kind != 0 && !self.board.legal(i, them) {
-                        theirs = theirs.wrapping_sub(COUNTS[usize::from(kind)]);
-                    }
-                }
-            }
-        }
-        let their_fives = share.their_fives.collect();
-        let their_three = share
-            .their_winning_fours
-            .into_iter()
-            .any(|i| self.board.legal(i, them));
-        let mut my_fives = share.my_fives;
-        let my_five = my_fives.find(|&i| self.board.legal(i, me));
-        let mut my_winning_fours = share.my_winning_fours;
-        let my_winning_four = my_winning_fours.find(|&i| self.board.legal(i, me));
-        let mut my_fours = share.my_fours;
-        let my_four = my_fours.any(|i| self.board.legal(i, me));
-        let mask = eval::threat_mask(their_three, kinds_of(mine), kinds_of(theirs));
-        Some(Scan {
-            my_five,
-            their_fives,
-            my_winning_four,
-            their_three,
-            my_four,
-            moves: Vec::new(),
-            evaluation: (net + weights.tempo + weights.threats[usize::from(mask)])
-                .clamp(-eval::LIMIT, eval::LIMIT),
-            mask,
-        })
-    }
-
-    /// [`Searcher::scan_values`] point by point, where the board keeps no
-    /// sums (or none yet: an empty board's scan looks at its centre).
-    fn scan_points(&mut self) -> Scan {
-        let me = self.me();
-        let them = me.opponent();
-        let mut scan = Scan {
-            my_five: None,
-            their_fives: Vec::new(),
-            my_winning_four: None,
-            their_three: false,
-            my_four: false,
-            moves: Vec::new(),
-            evaluation: 0,
-            mask: 0,
-        };
-        let weights = self.weights[side(me)];
-        let mut mine_total = 0;
-        let mut theirs_total = 0;
-        let (mut my_kinds, mut their_kinds) = (0u8, 0u8);
-        // The fives and fours come from their byte table, which stays in
-        // the processor's nearest cache: a leaf's scan needs nothing more,
-        // and reads a point's whole threat only for a move list.
-        for i in self.board.nearby() {
-            let (my_shape, their_shape) = (self.board.shape(me, i), self.board.shape(them, i));
-            let (my_fives, my_fours) = self.tables.fives_and_fours_of(my_shape);
-            let (their_fives, their_fours) = self.tables.fives_and_fours_of(their_shape);
-            if their_fives > 0 {
-                scan.their_fives.push(i);
-            }
-            if wins_by_fours(their_fours) && self.board.legal(i, them) {
-                scan.their_three = true;
-            }
-            let (their_value, their_kind) = ShapeValues::split(weights.theirs[their_shape]);
-            theirs_total += their_value;
-            // A threat of black's on a point black may not play is none.
-            if their_kind & !their_kinds != 0
-                && (their_kind & eval::SUSPECT_KINDS == 0 || self.board.legal(i, them))
-            {
-                their_kinds |= their_kind;
-            }
-            let legal = self.board.legal(i, me);
-            if !legal {
-                continue;
-            }
-            let (my_value, my_kind) = ShapeValues::split(weights.mine[my_shape]);
-            mine_total += my_value;
-            my_kinds |= my_kind;
-            if my_fives > 0 {
-                scan.my_five.get_or_insert(i);
-            }
-            if wins_by_fours(my_fours) {
-                scan.my_winning_four.get_or_insert(i);
-            }
-            scan.my_four |= my_fours > 0;
-        }
-        // Tried without gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-        // 208 games, this evaluation scoring 35.6% the same day): black's
-        // shapes valued a quarter more when the search plays white (30.3%),
-        // and the opponent's a quarter more whichever side it plays
-        // (33.7%). The first left the games as black as they were, and they
-        // went 44-60 where the same play had gone 50-54: a match this size
-        // moves by that much from noise alone.
-        // Measured again later, paired game by game with this evaluation
-        // the same day (208-game matches against Rapfi 0.43.02 STRENGTH 60
-        // at 200 ms, this one scoring 54.6% over three): black's shapes
-        // scaled by 5/4 when the search plays white, -5.6 points (95% ±5.9)
-        // over 416 pairs, as white -14.2 (±8.4); by 4/5, -6.4 (±5.8), as
-        // white -15.1 (±7.9). The weights were fitted for white to move
-        // (`RENJU_WHITE`); moving black's either way off them costs white.
-        let mask = eval::threat_mask(scan.their_three, my_kinds, their_kinds);
-        scan.mask = mask;
-        scan.evaluation =
-            (mine_total - theirs_total + weights.tempo + weights.threats[usize::from(mask)])
-                .clamp(-eval::LIMIT, eval::LIMIT);
-        scan
-    }
-
-    /// Fills `scan.moves`: the side to move's legal points near a stone,
-    /// in the scan's order, with their ordering scores.
-    fn list_moves(&mut self, scan: &mut Scan) {
-        let mut list = self
-            .spare_lists
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(64));
-        list.clear();
-        let me = self.me();
-        let them = me.opponent();
-        for i in self.board.nearby() {
-            if !self.board.legal(i, me) {
-                continue;
-            }
-            let (my_shape, their_shape) = (self.board.shape(me, i), self.board.shape(them, i));
-            // Tried without gain in renju (against Rapfi STRENGTH 60 at
-            // 200 ms, three 208-game matches each paired game by game with
-            // one of this search the same day, which scored 45.4%): with
-            // white to move, black's threat on a point black may not play
-            // read as none, so that white's ordering leaves black's
-            // forbidden points standing as traps rather than taking them:
-            // -0.7 points (95% ±4.2) over 624 pairs, as white +1.4 (±5.9),
-            // and 8% fewer positions a second (the referee's judgement of
-            // every suspect point at every white node).
-            //
-            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-            // three 208-game matches each paired game by game with one of
-            // this search the same day, which scored 48.6%): a move taking a
-            // point where the opponent would make an open three counted as
-            // not quiet (neither reduced nor left out), as Rapfi counts it
-            // important, with the renju book it wrote: -9.9 points (95% ±4.9)
-            // over 624 pairs, as black -13.5 (±7.2), as white -6.2 (±6.6), at
-            // a median depth of 8 where this search reaches 9.
-            //
-            // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-            // two 208-game matches each paired game by game with three of
-            // this search the same day, which scored 51.7%): the history
-            // clamped to ±400 instead of ±200, so that it tells more of the
-            // quiet moves apart (see `HISTORY_LIMIT`): 49.0 and 48.1%, -3.1
-            // points (95% ±4.1) over 416 pairs, as black -2.1 (±6.2), as white
-            // -4.2 (±5.4).
-            let (mine, theirs) = (
-                self.tables.threats[my_shape],
-                self.tables.threats[their_shape],
-            );
-            let score = mine.value * 5 / 4
-                + theirs.value
-                + self.history[side(me) * PADDED + i].clamp(-200, 200);
-            list.push(Listed {
-                score,
-                point: i as u16,
-                quiet: mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0,
-                answers_three: mine.fours > 0 || theirs.fours > 0,
-                makes_three: mine.open_threes > 0 && mine.fours == 0,
-            });
-        }
-        scan.moves = list;
-    }
-
-    /// The moves worth searching here, best first.
-    fn candidates(&self, scan: &Scan, ply: usize, tt_move: Option<usize>) -> Vec<usize> {
-        self.ranked(scan, scan.moves.clone(), ply, tt_move)
-            .into_iter()
-            .map(|m| m.point())
-            .collect()
-    }
-
-    /// `moves`, the scan's list (taken from it or a copy), cut down to the
-    /// moves worth searching here, best first. A move's `quiet` tells
-    /// whether it is quiet: a point where the opponent would make an open
-    /// three is quiet, as it stops a two, which the move count pruning and
-    /// the reductions may leave for later.
-    fn ranked(
-        &self,
-        scan: &Scan,
-        mut moves: Vec<Listed>,
-        ply: usize,
-        tt_move: Option<usize>,
-    ) -> Vec<Listed> {
-        if let [block] = scan.their_fives.as_slice()
-            && self.board.legal(*block, self.me())
-        {
-            moves.clear();
-            moves.push(Listed {
-                score: 0,
-                point: *block as u16,
-                quiet: false,
-                answers_three: true,
-                makes_three: false,
-            });
-            return moves;
-        }
-        // Against a three: block it, or counter with a four.
-        if scan.their_three {
-            moves.retain(|m| m.answers_three);
-        }
-        // Tried without gain in renju (against Rapfi STRENGTH 60 at 200 ms,
-        // three 208-game matches each paired game by game with one of this
-        // search the same day, which scored 46.3%): the reply that last cut
-        // the search off after the opponent's last move (a counter move,
-        // by side and that move) ordered after the killers, 150 above its
-        // own score: +0.5 points (95% ±4.6) over 624 pairs.
-        for m in moves.iter_mut() {
-            if Some(m.point()) == tt_move {
-                m.score += 1 << 24;
-            } else if ply < MAX_PLY && self.killers[ply].contains(&m.point()) {
-                m.score += 300;
-            }
-        }
-        let width = if scan.their_three {
-            moves.len()
-        } else {
-            self.config.width
-        }
-        .max(1);
-        // Best first, equal scores in the scan's order (by point): the
-        // best `width` picked out first, and only they sorted.
-        let key = |m: &Listed| (-m.score, m.point);
-        if moves.len() > width {
-            moves.select_nth_unstable_by_key(width - 1, key);
-            moves.truncate(width);
-        }
-        moves.sort_unstable_by_key(key);
-        moves
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -969,312 +612,14 @@ impl Searcher {
         }
         scan.evaluation
     }
-
-    /// Chooses a move for the side to move.
-    pub fn run(mut self) -> Option<Decision> {
-        self.decide()
-    }
-
-    /// Chooses a move, and gives back the transposition table for the
-    /// next search of the same game.
-    pub fn run_keeping(mut self) -> (Option<Decision>, Arc<Table>) {
-        let decision = self.decide();
-        (decision, self.table)
-    }
-
-    /// [`Searcher::run_keeping`] with `threads` threads in all (Lazy SMP):
-    /// `threads - 1` helpers search the same position through the same
-    /// table, each with its own seed and every other one a ply ahead, and
-    /// what they store there (values, bounds, best moves) lets this search
-    /// cut and order sooner. The helpers stop when this search has decided;
-    /// its decision is the answer unless a helper finished a deeper
-    /// iteration (see [`deepest`]). Its nodes are all the threads'.
-    ///
-    /// The answer waits for no helper longer than [`HELPERS_AWAITED`]: a
-    /// helper kept off its processor (by the machine, or a burst of other
-    /// work) would otherwise hold the move past its time. Such a helper
-    /// finishes on its own a moment later, its decision unread.
-    pub fn run_with_helpers(
-        mut self,
-        position: &Position,
-        limits: &Limits,
-        threads: usize,
-    ) -> (Option<Decision>, Arc<Table>) {
-        if threads <= 1 {
-            return self.run_keeping();
-        }
-        let decided = Arc::new(AtomicBool::new(false));
-        let (send, helped) = std::sync::mpsc::channel();
-        for n in 1..threads {
-            let limits = Limits {
-                seed: limits.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                ..*limits
-            };
-            let (position, config) = (position.clone(), self.config);
-            let (table, decided, send) = (self.table.clone(), decided.clone(), send.clone());
-            // Each helper sets itself up on its own thread, so that this
-            // search starts at once.
-            std::thread::spawn(move || {
-                let mut helper = Searcher::new(&position, config, &limits, Some(table));
-                // A helper is there for what it stores in the table, and
-                // for its decision only if it got deeper (see `deepest`).
-                helper.clock.stop_when(decided);
-                helper.first_depth = 1 + (n % 2) as i32;
-                // The answer may have gone without it: nobody to tell.
-                let _ = send.send(helper.decide());
-            });
-        }
-        drop(send);
-        let decision = self.decide();
-        decided.store(true, Ordering::Relaxed);
-        let until = std::time::Instant::now() + HELPERS_AWAITED;
-        let mut helpers = Vec::with_capacity(threads - 1);
-        while helpers.len() < threads - 1 {
-            let left = until.saturating_duration_since(std::time::Instant::now());
-            match helped.recv_timeout(left) {
-                Ok(decision) => helpers.push(decision),
-                Err(_) => break,
-            }
-        }
-        (deepest(decision, helpers), self.table)
-    }
-
-    fn decide(&mut self) -> Option<Decision> {
-        let me = self.me();
-        let scan = self.scan();
-        // The root's static value, for "improving" two plies down.
-        self.evals[0] = scan.evaluation;
-        let decide =
-            |point: usize, candidates: Vec<Candidate>, depth: u32, nodes: u64, win: Option<u32>| {
-                Some(Decision {
-                    point: SearchBoard::point(point),
-                    candidates,
-                    depth,
-                    nodes,
-                    forced_win_in: win,
-                    forced_loss_in: None,
-                    pv: vec![SearchBoard::point(point)],
-                })
-            };
-        let listed = |moves: &[(usize, i32)]| -> Vec<Candidate> {
-            moves
-                .iter()
-                .take(10)
-                .map(|&(i, s)| Candidate {
-                    point: SearchBoard::point(i),
-                    score: s as i64,
-                })
-                .collect()
-        };
-        if scan.moves.is_empty() {
-            // Nothing near a stone (an empty board) or only forbidden points near.
-            let centre = crate::rules::Point::new(self.board.width / 2, self.board.height / 2);
-            let i = SearchBoard::index(centre);
-            let i = if self.board.is_empty(i) && self.board.legal(i, me) {
-                i
-            } else {
-                *self
-                    .board
-                    .points
-                    .iter()
-                    .find(|&&i| self.board.is_empty(i) && self.board.legal(i, me))?
-            };
-            return decide(i, listed(&[(i, 0)]), 0, 1, None);
-        }
-        if let Some(i) = scan.my_five {
-            return decide(i, listed(&[(i, WIN - 1)]), 1, self.nodes, Some(1));
-        }
-        // A four of the opponent's with one legal block: the block is the
-        // move, but it is still searched on the move's time (no more than
-        // any move's), for what it is worth and how the game goes on: the
-        // table then holds the positions after it for the next search of
-        // the game, and the evaluation and line report the truth rather
-        // than nothing.
-        let forced = match scan.their_fives.as_slice() {
-            [block] if self.board.legal(*block, me) => Some(*block),
-            _ => None,
-        };
-        if scan.their_fives.is_empty() {
-            if let Some((first, plies)) = self.vcf(self.config.vcf_depth) {
-                let line = self.vcf_line(first, plies);
-                return decide(
-                    first,
-                    listed(&[(first, WIN - plies as i32)]),
-                    plies,
-                    self.nodes,
-                    Some(plies),
-                )
-                .map(|d| Decision { pv: line, ..d });
-            }
-            if self.config.vct_depth > 0
-                && let Some(i) = self.vct(self.config.vct_depth)
-            {
-                return decide(
-                    i,
-                    listed(&[(i, WIN_THRESHOLD)]),
-                    self.config.vct_depth * 2,
-                    self.nodes,
-                    None,
-                );
-            }
-        }
-
-        // Iterative deepening, keeping the best move of the last finished iteration.
-        let mut best: Vec<(usize, i32)> = match forced {
-            Some(block) => vec![(block, 0)],
-            None => scan.moves.iter().map(|m| (m.point(), m.score)).collect(),
-        };
-        best.sort_by_key(|&(_, s)| -s);
-        // Equal first choices are told apart by the seed, so games vary.
-        let ties = best.iter().take_while(|&&(_, s)| s == best[0].1).count();
-        if ties > 1 {
-            let pick = self.rng.below(ties);
-            best.swap(0, pick);
-        }
-        // The move the table holds for this position goes first, and stays
-        // among the root's moves at every depth: the game's last search
-        // met the position two plies down and may have seen deeper there
-        // than this search's first iterations will (a win through a quiet
-        // move that the root's ordering leaves out of its width, and that
-        // only the table's entries below it show). A fresh table holds
-        // none: searches of a position alone are unchanged.
-        let table_move = self
-            .probe(0)
-            .and_then(|e| best.iter().position(|&(i, _)| i == usize::from(e.best)))
-            .map(|at| {
-                best[..=at].rotate_right(1);
-                best[0].0
-            });
-        let mut depth_reached = 0;
-        // Refute the opponent's continuous fours before anything else.
-        let safe = if self.config.leaf_vcf_depth > 0 && scan.their_fives.is_empty() {
-            let moves = self.candidates(&scan, 0, table_move);
-            Some(self.safe_root_moves(moves))
-        } else {
-            None
-        };
-        for depth in self.first_depth..=self.config.max_depth {
-            if depth > self.first_depth && !self.clock.may_deepen(self.nodes) {
-                break;
-            }
-            let root_moves = {
-                let mut moves = self.candidates(&scan, 0, Some(best[0].0));
-                if moves.len() < best.len().min(self.config.width)
-                    && !scan.their_three
-                    && scan.their_fives.is_empty()
-                {
-                    moves = best
-                        .iter()
-                        .take(self.config.width)
-                        .map(|&(i, _)| i)
-                        .collect();
-                }
-                if let Some(i) = table_move
-                    && !moves.contains(&i)
-                {
-                    moves.insert(moves.len().min(1), i);
-                }
-                if let Some(safe) = &safe {
-                    moves.retain(|i| safe.contains(i));
-                    if moves.is_empty() {
-                        moves = safe.clone();
-                    }
-                }
-                moves
-            };
-            let mut scored: Vec<(usize, i32)> = Vec::with_capacity(root_moves.len());
-            // The highest scores so far, highest first, as many as the
-            // moves to score exactly.
-            let mut top: Vec<i32> = Vec::with_capacity(self.exact + 1);
-            // Every root move is searched to the iteration's depth.
-            //
-            // Not shown to gain in renju (against Rapfi STRENGTH 60 at
-            // 200 ms, three 208-game matches each paired game by game with
-            // one of this search the same day, which scored 48.6%):
-            // aspiration windows, the first move searched from depth 5 in a
-            // window 160 either side of its last score, widened by half
-            // again on the side it failed (the full window past 4000):
-            // -2.0 points (95% ±4.8) over 624 pairs, as black -1.1 (±7.4),
-            // as white -2.9 (±6.3).
-            //
-            // Not shown to gain in renju (against Rapfi STRENGTH 60 at
-            // 200 ms, a 208-game match paired game by game with one of this
-            // search the same day, on a fast day where it scored 51.0%):
-            // the root's quiet moves from the fourth on, where no five or
-            // three of the opponent's is to be answered, searched a ply or
-            // more shallower first (as below the root), -8.2 points (95%
-            // ±7.7) over 208 pairs, as white -12.5 (±10.6).
-            for (n, &i) in root_moves.iter().enumerate() {
-                self.board.make(i);
-                let score = if n < self.exact {
-                    -self.negamax(depth - 1, -INFINITY, INFINITY, 1)
-                } else {
-                    // Only a move better than the last of the moves to
-                    // score exactly needs its exact score: a null window
-                    // shows the others worse (their scores are bounds).
-                    let alpha = top[self.exact - 1];
-                    let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
-                    if probe > alpha {
-                        -self.negamax(depth - 1, -INFINITY, -alpha, 1)
-                    } else {
-                        probe
-                    }
-                };
-                self.board.unmake();
-                if self.stopped {
-                    break;
-                }
-                scored.push((i, score));
-                top.insert(top.partition_point(|&s| s >= score), score);
-                top.truncate(self.exact);
-            }
-            if self.stopped && scored.len() < root_moves.len() {
-                // A partly searched iteration still counts where it is
-                // sound (see `first_best`): the first move is the old
-                // best's, so a move scoring above it is the better one.
-                if let Some((i, s)) = first_best(&scored)
-                    && (s > WIN_THRESHOLD
-                        || (root_moves[0] == best[0].0 && i != best[0].0 && s > scored[0].1))
-                {
-                    best.retain(|&(j, _)| j != i);
-                    best.insert(0, (i, s));
-                }
-                break;
-            }
-            scored.sort_by_key(|&(_, s)| -s);
-            best = scored;
-            depth_reached = depth as u32;
-            if best[0].1 > WIN_THRESHOLD {
-                break;
-            }
-            if best[0].1 < -WIN_THRESHOLD {
-                // Lost against best play: keep the move that loses slowest.
-                break;
-            }
-        }
-        let nodes = self.nodes;
-        // A win may also come from a partly searched iteration (kept above).
-        let forced = (best[0].1 > WIN_THRESHOLD).then(|| (WIN - best[0].1) as u32);
-        let lost = (best[0].1 < -WIN_THRESHOLD).then(|| (WIN + best[0].1) as u32);
-        let pv = self.table_line(best[0].0, (depth_reached as usize).max(1));
-        decide(
-            best[0].0,
-            listed(&best),
-            depth_reached.max(1),
-            nodes,
-            forced,
-        )
-        .map(|d| Decision {
-            forced_loss_in: lost,
-            pv,
-            ..d
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
+    use crate::engine::eval;
     use crate::rules::{ForbiddenPolicy, Point, Variant};
 
     /// A search four plies deep, ten moves wide, with VCF and no VCT, its
@@ -1364,19 +709,6 @@ mod tests {
         assert!(forbidden_met > 0, "the walks met forbidden points");
     }
 
-    /// A move that only tied the best score scored a bound, not a value:
-    /// the first of equal scores is the one searched exactly.
-    #[test]
-    fn of_equal_root_scores_the_first_searched_is_the_best() {
-        let win = WIN - 21;
-        assert_eq!(
-            first_best(&[(5, 100), (7, win), (9, win), (11, 40)]),
-            Some((7, win))
-        );
-        assert_eq!(first_best(&[(5, 100), (7, 300)]), Some((7, 300)));
-        assert_eq!(first_best(&[]), None);
-    }
-
     /// A search asked for three candidates searches each of its three best
     /// with a full window: the table holds each one's reply position as an
     /// exact value, its score negated. Asked for one, the others only show
@@ -1463,37 +795,6 @@ mod tests {
         let decision = decide(&moves);
         assert_eq!(decision.point, Point::new(7, 11), "the block");
         assert_eq!(decision.forced_loss_in, Some(4), "{decision:?}");
-    }
-
-    /// Of a search's decision and its helpers', the deepest iteration's
-    /// answers, the search's own on a tie or where it found a forced win;
-    /// the nodes are everyone's.
-    #[test]
-    fn the_deepest_finished_iteration_answers_for_the_threads() {
-        let decision = |x: u8, depth: u32, nodes: u64, win: Option<u32>| Decision {
-            point: crate::rules::Point::new(x, 0),
-            candidates: Vec::new(),
-            depth,
-            nodes,
-            forced_win_in: win,
-            forced_loss_in: None,
-            pv: Vec::new(),
-        };
-        let chosen = |main, helpers| {
-            let d: Decision = deepest(Some(main), helpers).unwrap();
-            (d.point.x, d.nodes)
-        };
-        let helpers = || {
-            vec![
-                Some(decision(2, 9, 20, None)),
-                None,
-                Some(decision(3, 10, 30, None)),
-            ]
-        };
-        assert_eq!(chosen(decision(1, 9, 10, None), helpers()), (3, 60));
-        assert_eq!(chosen(decision(1, 10, 10, None), helpers()), (1, 60));
-        assert_eq!(chosen(decision(1, 3, 10, Some(3)), helpers()), (1, 60));
-        assert!(deepest(None, helpers()).is_none());
     }
 
     /// A renju middle game, white to move.
