@@ -276,6 +276,15 @@ impl Searcher {
         // here (30.5% and 42.8%), and, alone, a node facing the opponent's
         // four-three searching only the moves that take its point, stop a
         // four or an open three of theirs, or make a four (renju 33.2%).
+        // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
+        // two 208-game matches each paired game by game with two of this
+        // search the same day, which scored 53.6%): a leaf at or above beta
+        // where the opponent could make a four and would win by continuous
+        // fours if it were their move (its static value not the side to
+        // move's to keep, as it must spend the move answering) searched a
+        // ply deeper, its moves neither pruned nor their leaves extended
+        // again: 54.8 and 56.2%, +1.9 points (95% ±5.7) over 416 pairs, as
+        // black +3.8 (±8.2), as white 0.0 (±7.8).
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
@@ -549,6 +558,15 @@ impl Searcher {
                     self.killers[ply][0] = i;
                 }
                 // The move that cut gains, the moves searched before it lose.
+                //
+                // Not shown to gain in renju (against Rapfi STRENGTH 60 at
+                // 200 ms, two 208-game matches each paired game by game with
+                // two of this search the same day, which scored 53.6%): the
+                // same kept for each move as the reply to the opponent's last
+                // (a continuation history, by side, last move and point, in
+                // 16 bits) and added to the ordering like the history,
+                // clamped to ±200: 50.2 and 50.6%, -3.2 points (95% ±5.8)
+                // over 416 pairs, as black +0.5 (±8.1), as white -7.0 (±8.2).
                 let mine = side(self.me()) * PADDED;
                 let bonus = depth * depth;
                 self.history[mine + i] = (self.history[mine + i] + bonus).min(HISTORY_LIMIT);
