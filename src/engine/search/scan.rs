@@ -22,7 +22,7 @@ pub(super) struct Listed {
     pub(super) quiet: bool,
     /// It answers an opponent's three: it makes a four, or takes a point
     /// where the opponent would make one.
-    pub(super) answers_three: bool,
+    answers_three: bool,
     /// It makes an open three and no four (the VCT's attacks).
     pub(super) makes_three: bool,
 }
