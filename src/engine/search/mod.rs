@@ -285,9 +285,9 @@ impl Searcher {
         // ply deeper, its moves neither pruned nor their leaves extended
         // again: 54.8 and 56.2%, +1.9 points (95% ±5.7) over 416 pairs, as
         // black +3.8 (±8.2), as white 0.0 (±7.8). Measured again the next
-        // evening against two other matches of this search (54.1 and
-        // 48.1%): 50.5 and 49.0%, -1.3 (±5.7), as black +7.5 (±8.8), as
-        // white -10.1 (±7.1); +0.3 over all 832 pairs.
+        // evening against three other matches of this search (54.1, 48.1
+        // and 52.9%): 50.5, 49.0 and 46.6%, -3.0 (±4.6) over 624 pairs, as
+        // black +4.0 (±7.0), as white -9.9 (±6.0): it costs white.
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
