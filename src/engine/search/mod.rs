@@ -383,6 +383,12 @@ impl Searcher {
         // two of this search the same day (45.7%): -7.3 points (95% ±5.4)
         // over 416 pairs, as white -7.5 (±6.6), and as black, where only
         // the book differed, -7.2 (±8.4).
+        // Measured again on this search (12-05 night, the book compiled
+        // in), at most twice on a line, paired with two matches of this
+        // search (48.1 and 52.9%): 50.7 and 48.6%, -0.8 (±5.8) over 416
+        // pairs, as black +3.4 (±8.4), as white -5.0 (±7.9); depth p50 8
+        // where this search reaches 10, and two moves at depth 4 and 5 of
+        // 200 and 208 ms, the search spread over the extended lines.
         //
         // Not shown to gain in renju (against Rapfi STRENGTH 60 at 200 ms,
         // four 208-game matches each paired game by game with one of this
