@@ -348,6 +348,11 @@ const EXPERT: search::SearchConfig = search::SearchConfig {
     width: 24,
     vcf_depth: 16,
     vct_depth: 3,
+    // 6 rather than 10: against Rapfi STRENGTH 60 at 200 ms in renju,
+    // three 208-game matches each paired game by game with one of 6 the
+    // same night (51.7% over 624): 10 scored 53.4, 48.3 and 50.0%, -1.1
+    // points (95% ±4.6) over 624 pairs, as black +7.7 (±6.5), as white
+    // -9.9 (±6.5).
     leaf_vcf_depth: 6,
     // 18 rather than 20: against Rapfi STRENGTH 60 at 200 ms in renju, a
     // table four times the size (16 MB) scored 43.8% over 416 games, -5.4
