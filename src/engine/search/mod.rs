@@ -286,8 +286,8 @@ impl Searcher {
         // again: 54.8 and 56.2%, +1.9 points (95% ±5.7) over 416 pairs, as
         // black +3.8 (±8.2), as white 0.0 (±7.8). Measured again later the
         // same day (12-05 night) against three other matches of this search
-        // (54.1, 48.1 and 52.9%): 50.5, 49.0 and 46.6%, -3.0 (±4.6) over 624 pairs, as
-        // black +4.0 (±7.0), as white -9.9 (±6.0): it costs white.
+        // (54.1, 48.1 and 52.9%): 50.5, 49.0 and 46.6%, -3.0 (±4.6) over
+        // 624 pairs, as black +4.0 (±7.0), as white -9.9 (±6.0).
         if (depth <= 0 && scan.their_fives.is_empty()) || ply >= MAX_PLY - 1 {
             return self.leaf(&scan, ply, beta);
         }
