@@ -6,6 +6,13 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// What a stone makes along one line, weakest first.
+///
+/// Finer patterns for the evaluation were tried (12-06): a lone stone
+/// that can make an open two, open twos by how many points make an open
+/// three of them, open threes by whether two points make an open four, each
+/// a weight of its own fitted on top of the rest. The search was 6% slower
+/// (38,416 shape codes instead of 6,561) and, against Rapfi STRENGTH 60,
+/// scored 10.9 points less (±5.7, 416 paired renju games): see the README.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Pattern {
