@@ -89,14 +89,27 @@ pub fn shape_lines(code: usize) -> [Pattern; 4] {
     [0, 1, 2, 3].map(|d| Pattern::from_u8((code / POWERS_OF_NINE[d] as usize % 9) as u8))
 }
 
-/// A stone of `color`'s digit in both sides' window keys at once (see
-/// `SearchBoard::keys`): own for its side, blocked for the other.
-fn key_digits(color: Color) -> u64 {
-    let (own, blocked) = (u64::from(OWN), u64::from(BLOCKED));
-    match color {
-        Color::Black => own | blocked << 32,
-        Color::White => blocked | own << 32,
+/// What a stone of each colour adds to both sides' window keys at once
+/// (see `SearchBoard::keys`), by colour and by the slot it lies in of a
+/// window over `reach` cells a side: own for its side, blocked for the
+/// other, each at its power of three in that side's key, which looks
+/// `tables[side].reach` cells a side (renju's white looks one cell less
+/// than black, its table a ninth the size), or nothing past it.
+fn key_increments(tables: &[&PatternTable; 2], reach: usize) -> [[u64; 16]; 2] {
+    let mut increments = [[0; 16]; 2];
+    for color in [Color::Black, Color::White] {
+        for slot in 0..2 * reach {
+            for (s, table) in tables.iter().enumerate() {
+                let digit = if s == side(color) { OWN } else { BLOCKED };
+                let margin = reach - table.reach;
+                if (margin..margin + 2 * table.reach).contains(&slot) {
+                    increments[side(color)][slot] +=
+                        u64::from(digit) * (POWERS_OF_THREE[slot - margin] as u64) << (32 * s);
+                }
+            }
+        }
     }
+    increments
 }
 
 /// The points of [`SearchBoard::nearby`].
@@ -152,6 +165,10 @@ pub struct SearchBoard {
     /// one addition).
     keys: Box<[[u64; PADDED]; 4]>,
     tables: [&'static PatternTable; 2],
+    /// The cells a side of `keys`' windows: the more either table looks.
+    reach: usize,
+    /// What a stone adds to `keys` (see [`key_increments`]).
+    increments: [[u64; 16]; 2],
     /// The empty points within two points of a stone, as bits by index:
     /// the scans of the search visit these and skip the rest of the board.
     nearby: [u64; WORDS],
@@ -194,6 +211,7 @@ impl SearchBoard {
             k,
             [Color::Black, Color::White].map(|color| variant.overline_wins(color)),
         );
+        let reach = tables[0].reach.max(tables[1].reach);
         let board: &Board = position.board();
         let points: Vec<usize> = board.points().map(Board::index).collect();
         let mut engine = SearchBoard {
@@ -204,6 +222,8 @@ impl SearchBoard {
             shapes: Box::new([[0; PADDED]; 2]),
             keys: Box::new([[0; PADDED]; 4]),
             tables,
+            reach,
+            increments: key_increments(&tables, reach),
             nearby: [0; WORDS],
             empty: [0; WORDS],
             nearby_undo: Vec::new(),
@@ -439,10 +459,10 @@ impl SearchBoard {
 
     /// Calls `f` with each point of every window holding `i` (the points
     /// up to the reach either way along each direction, to the wall), its
-    /// direction, and the power of three of the digit `i` is in its window.
+    /// direction, and the slot `i` is in of its window.
     #[inline]
-    fn each_window(&mut self, i: usize, mut f: impl FnMut(&mut SearchBoard, usize, usize, u32)) {
-        let reach = self.tables[0].reach;
+    fn each_window(&mut self, i: usize, mut f: impl FnMut(&mut SearchBoard, usize, usize, usize)) {
+        let reach = self.reach;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
                 let mut j = i as isize;
@@ -455,7 +475,7 @@ impl SearchBoard {
                     // `i` lies after `ju` (digit reach + m - 1) or before it
                     // (digit reach - m).
                     let slot = if sign < 0 { reach + m - 1 } else { reach - m };
-                    f(self, d, ju, POWERS_OF_THREE[slot] as u32);
+                    f(self, d, ju, slot);
                 }
             }
         }
@@ -470,8 +490,8 @@ impl SearchBoard {
     /// read them again from the board it had just written to.
     fn shift_windows(&mut self, i: usize, color: Color) {
         self.undo_marks.push(self.undo.len());
-        let digit = key_digits(color);
-        let reach = self.tables[0].reach;
+        let increments = self.increments[side(color)];
+        let reach = self.reach;
         let bytes = [self.tables[0].bytes(), self.tables[1].bytes()];
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for sign in [-1isize, 1] {
@@ -484,7 +504,7 @@ impl SearchBoard {
                         break;
                     }
                     let slot = if sign < 0 { reach + m - 1 } else { reach - m };
-                    let keys = self.keys[d][ju] + digit * POWERS_OF_THREE[slot] as u64;
+                    let keys = self.keys[d][ju] + increments[slot];
                     self.keys[d][ju] = keys;
                     if cell != Cell::Empty {
                         continue;
@@ -522,9 +542,9 @@ impl SearchBoard {
     /// Takes a stone of `color` on `i` out of the window keys (its
     /// patterns come back from the undo stack).
     fn shift_keys(&mut self, i: usize, color: Color) {
-        let digit = key_digits(color);
-        self.each_window(i, |board, d, j, power| {
-            board.keys[d][j] -= digit * u64::from(power);
+        let increments = self.increments[side(color)];
+        self.each_window(i, |board, d, j, slot| {
+            board.keys[d][j] -= increments[slot];
         });
     }
 

@@ -105,12 +105,11 @@ type Tables = HashMap<(u8, bool, u8), &'static PatternTable>;
 
 impl PatternTable {
     /// The tables for black and white (whether overlines win for each),
-    /// over as many cells a side each, as a board keeps one window key for
-    /// both: the more either needs.
+    /// each over the cells a side its patterns depend on (a board keeps one
+    /// window key for both, over the more either needs, and each side's
+    /// part of it over its own).
     pub fn pair(k: u8, overline_wins: [bool; 2]) -> [&'static PatternTable; 2] {
-        let reach = overline_wins.map(|wins| Self::reach_for(k, wins));
-        let reach = reach[0].max(reach[1]);
-        overline_wins.map(|wins| Self::with_reach(k, wins, reach))
+        overline_wins.map(|wins| Self::with_reach(k, wins, Self::reach_for(k, wins)))
     }
 
     /// The cells a side a stone's patterns depend on: k, to see an
@@ -316,7 +315,7 @@ mod tests {
         let exact = get(5, false);
         assert_eq!(exact.reach, 5);
         let pair = PatternTable::pair(5, [false, true]);
-        assert_eq!(pair.map(|t| t.reach), [5, 5], "one window key for both");
+        assert_eq!(pair.map(|t| t.reach), [5, 4], "each its own");
         assert!(pair[1].overline_wins && !pair[0].overline_wins);
     }
 
