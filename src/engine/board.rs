@@ -104,7 +104,7 @@ fn key_increments(tables: &[&PatternTable; 2], reach: usize) -> [[u64; 16]; 2] {
                 let margin = reach - table.reach;
                 if (margin..margin + 2 * table.reach).contains(&slot) {
                     increments[side(color)][slot] +=
-                        u64::from(digit) * (POWERS_OF_THREE[slot - margin] as u64) << (32 * s);
+                        (u64::from(digit) * POWERS_OF_THREE[slot - margin] as u64) << (32 * s);
                 }
             }
         }
