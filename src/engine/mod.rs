@@ -352,11 +352,11 @@ const EXPERT: search::SearchConfig = search::SearchConfig {
     // three 208-game matches each paired game by game with one of 6 the
     // same night (51.7% over 624): 10 scored 53.4, 48.3 and 50.0%, -1.1
     // points (95% ±4.6) over 624 pairs, as black +7.7 (±6.5), as white
-    // -9.9 (±6.5). Nor was 4 shown to gain, though the leaves' VCF is 40
-    // to 58% of the positions of a deep iteration: three matches each
-    // paired with one of 6 the same day (46.2, 53.4 and 53.1%), 55.5, 51.4
-    // and 45.2%, -0.2 points (95% ±4.5) over 624 pairs, as black -0.6
-    // (±6.8), as white +0.3 (±5.9).
+    // -9.9 (±6.5). Nor was 4 shown to gain, though VCF searches, most at
+    // the leaves, are 40 to 58% of a deep iteration's positions: three
+    // matches each paired with one of 6 the same day (46.2, 53.4 and
+    // 53.1%), 55.5, 51.4 and 45.2%, -0.2 points (95% ±4.5) over 624
+    // pairs, as black -0.6 (±6.8), as white +0.3 (±5.9).
     leaf_vcf_depth: 6,
     // 18 rather than 20: against Rapfi STRENGTH 60 at 200 ms in renju, a
     // table four times the size (16 MB) scored 43.8% over 416 games, -5.4
