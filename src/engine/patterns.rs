@@ -109,7 +109,13 @@ impl PatternTable {
     /// window key for both, over the more either needs, and each side's
     /// part of it over its own).
     pub fn pair(k: u8, overline_wins: [bool; 2]) -> [&'static PatternTable; 2] {
-        overline_wins.map(|wins| Self::with_reach(k, wins, Self::reach_for(k, wins)))
+        overline_wins.map(|wins| Self::for_one(k, wins))
+    }
+
+    /// The table for k in a row, with or without overlines winning, over
+    /// the fewest cells a side that tell its patterns.
+    fn for_one(k: u8, overline_wins: bool) -> &'static PatternTable {
+        Self::with_reach(k, overline_wins, Self::reach_for(k, overline_wins))
     }
 
     /// The cells a side a stone's patterns depend on: k, to see an
@@ -254,10 +260,8 @@ impl PatternTable {
 mod tests {
     use super::*;
 
-    /// The table for k in a row, with or without overlines winning, over
-    /// the fewest cells a side that tell its patterns.
     fn get(k: u8, overline_wins: bool) -> &'static PatternTable {
-        PatternTable::with_reach(k, overline_wins, PatternTable::reach_for(k, overline_wins))
+        PatternTable::for_one(k, overline_wins)
     }
 
     #[test]
