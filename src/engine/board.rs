@@ -15,6 +15,9 @@ use crate::rules::{Board, Color, Point, Position};
 pub use sums::{COUNTS, FIVE, FOUR, Sums, WINNING_FOUR, kinds_of};
 
 /// Random keys for hashing positions, the same in every run.
+/// What a passed turn adds to the hash (see [`SearchBoard::pass`]).
+const PASS_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
+
 fn zobrist() -> &'static [[u64; PADDED]; 2] {
     static KEYS: OnceLock<Box<[[u64; PADDED]; 2]>> = OnceLock::new();
     KEYS.get_or_init(|| {
@@ -406,6 +409,14 @@ impl SearchBoard {
         self.to_move = color.opponent();
     }
 
+    /// Passes the turn (the search's null move): the same stones with the
+    /// other side to move, under a hash no position with a move made
+    /// there has. Passing again undoes it.
+    pub fn pass(&mut self) {
+        self.to_move = self.to_move.opponent();
+        self.hash ^= PASS_KEY;
+    }
+
     /// Takes back the last move made.
     pub fn unmake(&mut self) {
         let i = self.history.pop().expect("a move to take back");
@@ -690,6 +701,30 @@ mod tests {
             assert_patterns_fresh(&board);
             assert_eq!(board.hash, SearchBoard::new(&position).hash);
         }
+    }
+
+    /// A pass (the search's null move) hands the turn over with the stones
+    /// as they are, under a hash of its own, and a second pass undoes it.
+    #[test]
+    fn a_pass_hands_the_turn_over_under_its_own_hash() {
+        let mut position = Position::new(Variant::freestyle(15).unwrap());
+        for (x, y) in [(7, 7), (7, 8), (8, 8)] {
+            position.play(Point::new(x, y)).unwrap();
+        }
+        let mut board = SearchBoard::new(&position);
+        let (hash, stones) = (board.hash, board.stones);
+        assert_eq!(board.to_move, Color::White);
+        let j = SearchBoard::index(Point::new(9, 9));
+        let white_there = board.hash_after(j);
+        board.pass();
+        assert_eq!((board.to_move, board.stones), (Color::Black, stones));
+        assert_ne!(board.hash, hash, "the same stones, the other side to move");
+        let black_there_after_pass = board.hash_after(j);
+        board.pass();
+        assert_eq!((board.hash, board.to_move), (hash, Color::White));
+        board.make(j);
+        assert_eq!(board.hash, white_there);
+        assert_ne!(white_there, black_there_after_pass);
     }
 
     /// The verdicts the board remembers are the referee's for the position
