@@ -14,10 +14,10 @@ use crate::rules::forbidden::forbidden_at;
 use crate::rules::{Board, Color, Point, Position};
 pub use sums::{COUNTS, FIVE, FOUR, Sums, WINNING_FOUR, kinds_of};
 
-/// Random keys for hashing positions, the same in every run.
 /// What a passed turn adds to the hash (see [`SearchBoard::pass`]).
 const PASS_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// Random keys for hashing positions, the same in every run.
 fn zobrist() -> &'static [[u64; PADDED]; 2] {
     static KEYS: OnceLock<Box<[[u64; PADDED]; 2]>> = OnceLock::new();
     KEYS.get_or_init(|| {
@@ -410,8 +410,8 @@ impl SearchBoard {
     }
 
     /// Passes the turn (the search's null move): the same stones with the
-    /// other side to move, under a hash no position with a move made
-    /// there has. Passing again undoes it.
+    /// other side to move, the hash changed by a key of its own so that
+    /// the table tells the two apart. Passing again undoes it.
     pub fn pass(&mut self) {
         self.to_move = self.to_move.opponent();
         self.hash ^= PASS_KEY;
