@@ -321,6 +321,23 @@ impl Modify for Exact {
                     }
                 }
                 let responses = &mut operation.responses.responses;
+                // A picture's bytes are a string of that media type, not
+                // the array of numbers utoipa derives from `Vec<u8>`: a
+                // generated client reads them as a file.
+                for response in responses.values_mut() {
+                    let RefOr::T(response) = response else { continue };
+                    for (media_type, content) in response.content.iter_mut() {
+                        let RefOr::T(content) = content else { continue };
+                        if media_type.starts_with("image/") && !media_type.ends_with("+xml") {
+                            content.schema = Some(RefOr::T(Schema::Object(
+                                ObjectBuilder::new()
+                                    .schema_type(Type::String)
+                                    .content_media_type(media_type.as_str())
+                                    .build(),
+                            )));
+                        }
+                    }
+                }
                 if has_input {
                     responses.entry("422".into()).or_insert_with(|| {
                         problem("VALIDATION: a parameter, header or body the server cannot take; the detail says which and why")

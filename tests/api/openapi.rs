@@ -111,6 +111,36 @@ fn every_body_has_an_example_and_every_operation_its_errors() {
     }
 }
 
+/// A picture's body is documented as bytes of its media type, so a client
+/// generated from the document reads it as a file, not as JSON numbers.
+#[test]
+fn a_picture_is_documented_as_bytes_of_its_media_type() {
+    let spec: Value = serde_json::from_str(&gobang::api::openapi_json()).unwrap();
+    let mut pictures = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            for (status, response) in op["responses"].as_object().unwrap() {
+                for (media, content) in response["content"].as_object().into_iter().flatten() {
+                    if media.starts_with("image/") {
+                        let schema = &content["schema"];
+                        assert_eq!(schema["type"], "string", "{method} {path} {status} {media}");
+                        if !media.ends_with("+xml") {
+                            assert_eq!(
+                                schema["contentMediaType"], media.as_str(),
+                                "{method} {path} {status} {media}"
+                            );
+                        }
+                        pictures.push(media.clone());
+                    }
+                }
+            }
+        }
+    }
+    for media in ["image/png", "image/gif", "image/svg+xml"] {
+        assert!(pictures.iter().any(|m| m == media), "no {media} response");
+    }
+}
+
 #[tokio::test]
 async fn a_documented_path_asked_with_another_method_answers_405_with_allow() {
     let app = spawn_app().await;
