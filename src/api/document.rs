@@ -325,7 +325,9 @@ impl Modify for Exact {
                 // the array of numbers utoipa derives from `Vec<u8>`: a
                 // generated client reads them as a file.
                 for response in responses.values_mut() {
-                    let RefOr::T(response) = response else { continue };
+                    let RefOr::T(response) = response else {
+                        continue;
+                    };
                     for (media_type, content) in response.content.iter_mut() {
                         let RefOr::T(content) = content else { continue };
                         if media_type.starts_with("image/") && !media_type.ends_with("+xml") {

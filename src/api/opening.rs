@@ -57,6 +57,24 @@ pub struct OpeningBody {
 
 impl OpeningBody {
     fn into_request(self) -> Result<OpeningRequest> {
+        // The ranges the document states, checked before the game is
+        // looked at: a body out of range is refused as such whatever the
+        // game's version or phase.
+        if let Some(count) = self.declare
+            && !(1..=10).contains(&count)
+        {
+            return Err(ApiError::validation(format!(
+                "declare is how many fifth moves black will offer, 1 to 10, not {count}"
+            )));
+        }
+        if let Some(offer) = &self.offer
+            && !(1..=10).contains(&offer.len())
+        {
+            return Err(ApiError::validation(format!(
+                "offer lists black's fifth moves, 1 to 10 of them, not {}",
+                offer.len()
+            )));
+        }
         let points = |list: Vec<PointRequest>| list.into_iter().map(PointInput::from).collect();
         match self {
             OpeningBody {

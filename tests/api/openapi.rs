@@ -126,7 +126,8 @@ fn a_picture_is_documented_as_bytes_of_its_media_type() {
                         assert_eq!(schema["type"], "string", "{method} {path} {status} {media}");
                         if !media.ends_with("+xml") {
                             assert_eq!(
-                                schema["contentMediaType"], media.as_str(),
+                                schema["contentMediaType"],
+                                media.as_str(),
                                 "{method} {path} {status} {media}"
                             );
                         }

@@ -758,6 +758,25 @@ async fn followers_see_every_opening_decision_and_stale_ones_are_refused() {
         .await
         .unwrap();
     assert_problem(stale, StatusCode::PRECONDITION_FAILED, "VERSION_MISMATCH").await;
+    // A body outside the document's ranges is refused as such first,
+    // whatever the version (as a move off the board is).
+    for body in [
+        json!({"declare": 0}),
+        json!({"declare": 11}),
+        json!({"offer": []}),
+        json!({"offer": ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11"]}),
+    ] {
+        let invalid = app
+            .client
+            .post(app.url(&format!("/v1/games/{game}/opening")))
+            .bearer_auth(&token)
+            .header("if-match", format!("\"{}\"", version - 1))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_problem(invalid, StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION").await;
+    }
     let fresh = app
         .client
         .post(app.url(&format!("/v1/games/{game}/opening")))
