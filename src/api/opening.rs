@@ -9,7 +9,7 @@ use super::auth::{Caller, IfMatch, record_game};
 use super::error::{ApiError, Problem, Result};
 use super::games::{moves_played, with_etag};
 use super::types::{MovesPlayed, PointView};
-use crate::rules::{Decision, MAX_DECLARED, Phase};
+use crate::rules::{Decision, MAX_DECLARED, OpeningError, Phase};
 use crate::service::{Game, OpeningRequest, PointInput, Service, Status};
 
 /// A point in a request: a name like `"h8"` or `{"x": 7, "y": 7}`.
@@ -60,19 +60,18 @@ impl OpeningBody {
         // The ranges the document states, checked before the game is
         // looked at: a body out of range is refused as such whatever the
         // game's version or phase.
-        let most = MAX_DECLARED;
         if let Some(count) = self.declare
-            && !(1..=most).contains(&count)
+            && !(1..=MAX_DECLARED).contains(&count)
         {
-            return Err(ApiError::validation(format!(
-                "declare is how many fifth moves black will offer, 1 to {most}, not {count}"
-            )));
+            return Err(ApiError::validation(
+                OpeningError::DeclaredCount { count }.to_string(),
+            ));
         }
         if let Some(offer) = &self.offer
-            && !(1..=usize::from(most)).contains(&offer.len())
+            && !(1..=usize::from(MAX_DECLARED)).contains(&offer.len())
         {
             return Err(ApiError::validation(format!(
-                "offer lists black's fifth moves, 1 to {most} of them, not {}",
+                "offer from 1 to {MAX_DECLARED} fifth moves, not {}",
                 offer.len()
             )));
         }
