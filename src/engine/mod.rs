@@ -357,6 +357,11 @@ const EXPERT: search::SearchConfig = search::SearchConfig {
     // matches each paired with one of 6 the same day (46.2, 53.4 and
     // 53.1%), 55.5, 51.4 and 45.2%, -0.2 points (95% ±4.5) over 624
     // pairs, as black -0.6 (±6.8), as white +0.3 (±5.9).
+    // Nor 10 only where the expert plays black (black's games had gained
+    // above), against full-strength Rapfi at 200 ms (12-06 on a fifth
+    // machine, two 208-game matches a rule set each paired game by game
+    // with one of 6): renju -0.2 points (95% ±5.2) over 416 pairs, as
+    // black +0.5 (±8.5); freestyle -0.7 (±5.0), as black +0.5 (±8.4).
     leaf_vcf_depth: 6,
     // 18 rather than 20: against Rapfi STRENGTH 60 at 200 ms in renju, a
     // table four times the size (16 MB) scored 43.8% over 416 games, -5.4
