@@ -174,16 +174,30 @@ pub fn lookup(position: &Position) -> Option<Decision> {
     if position.check(point).is_err() || position.forbidden_kind(point).is_some() {
         return None;
     }
+    let mut candidates: Vec<Candidate> = entry
+        .candidates
+        .iter()
+        .map(|c| Candidate {
+            point: here(c.point),
+            score: c.score,
+        })
+        .collect();
+    // The move played leads, as a search's best does, also where results
+    // chose a candidate the search scored a little lower (in a symmetric
+    // position the candidate may be the same move in another orientation).
+    let (_, symmetries) = canonical_all(position);
+    let played = canonical_point(&symmetries, point);
+    if let Some(i) = candidates
+        .iter()
+        .position(|c| canonical_point(&symmetries, c.point) == played)
+    {
+        let mut chosen = candidates.remove(i);
+        chosen.point = point;
+        candidates.insert(0, chosen);
+    }
     Some(Decision {
         point,
-        candidates: entry
-            .candidates
-            .iter()
-            .map(|c| Candidate {
-                point: here(c.point),
-                score: c.score,
-            })
-            .collect(),
+        candidates,
         depth: entry.depth,
         nodes: 0,
         forced_win_in: None,
@@ -737,6 +751,28 @@ mod tests {
         for (rules, text) in BOOKS {
             let entries = read(text, &variant(rules)).unwrap();
             assert!(entries.len() >= 26, "{rules}: {} entries", entries.len());
+        }
+    }
+
+    /// A hint or an analysis shows first the move the book plays, even
+    /// where its results chose a candidate scored below another (after
+    /// `h8 i9 i8 g8 h7` renju's book plays h6 among five scored alike).
+    #[test]
+    fn the_book_move_leads_its_candidates_in_every_compiled_in_entry() {
+        for (rules, text) in BOOKS {
+            let v = variant(rules);
+            for entry in read(text, &v).unwrap() {
+                let position = replay(&v, &entry.moves).unwrap();
+                let Some(decision) = lookup(&position) else {
+                    continue;
+                };
+                assert_eq!(
+                    decision.candidates.first().map(|c| c.point),
+                    Some(decision.point),
+                    "{rules}: {:?}",
+                    entry.moves
+                );
+            }
         }
     }
 
