@@ -164,7 +164,8 @@ pub fn lookup(position: &Position) -> Option<Decision> {
     if position.board().stone_count() == 0 || position.is_over() {
         return None;
     }
-    let (key, symmetry) = canonical(position);
+    let (key, symmetries) = canonical_all(position);
+    let symmetry = symmetries[0];
     let (entry, book_symmetry) = book.get(&key)?;
     // The entry's points go to the canonical orientation by its symmetry,
     // and from there to this position's by the inverse of this one's.
@@ -185,7 +186,6 @@ pub fn lookup(position: &Position) -> Option<Decision> {
     // The move played leads, as a search's best does, also where results
     // chose a candidate the search scored a little lower (in a symmetric
     // position the candidate may be the same move in another orientation).
-    let (_, symmetries) = canonical_all(position);
     let played = canonical_point(&symmetries, point);
     if let Some(i) = candidates
         .iter()
