@@ -75,7 +75,8 @@ struct BookArgs {
     /// A match's record (`gobang arena --record`) whose games' results
     /// choose the book's moves where the search could not tell them apart:
     /// a position's move is one whose games went clearly better (whichever
-    /// contender played it) that the search scores within
+    /// contender played it, against what that contender scores with that
+    /// colour in these games) that the search scores within
     /// --results-margin of its own choice (searched for --time-ms if it
     /// was not among the candidates). May be given more than once.
     #[arg(long)]
@@ -523,7 +524,11 @@ fn book(args: BookArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> 
     let mut games = Vec::new();
     for path in &args.results {
         let records = gobang::arena::record::read_file("--results", path)?;
-        games.extend(records.iter().map(|g| (g.points(), g.black_score())));
+        games.extend(records.iter().map(|g| book::ResultGame {
+            moves: g.points(),
+            black_score: g.black_score(),
+            first: g.first_color(),
+        }));
     }
     let config = BookConfig {
         variant,

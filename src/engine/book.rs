@@ -381,12 +381,50 @@ pub fn write_entry(entry: &Entry) -> String {
 }
 
 /// Games that teach a book which move to play where its search could not
-/// tell the moves apart: each game's moves from the empty board and
-/// black's score (1 a win, 0.5 a draw, 0 a loss).
+/// tell the moves apart.
+///
+/// The games are played by two contenders of unequal strength, and a move
+/// is judged by what its games scored *beyond what the contender that
+/// played it scores with that colour in these games* (its excess): the
+/// stronger contender's moves would otherwise look better for its strength
+/// alone, and the weaker's worse.
 pub struct Results {
     /// By a position's canonical key, and a move in the canonical
-    /// orientation: the games that played it there, and the mover's points.
-    by_position: HashMap<Vec<u16>, HashMap<Point, (u32, f64)>>,
+    /// orientation: the games that played it there.
+    by_position: HashMap<Vec<u16>, HashMap<Point, Tally>>,
+}
+
+/// One game for [`Results`].
+pub struct ResultGame {
+    /// The moves from the empty board.
+    pub moves: Vec<Point>,
+    /// Black's score: 1 a win, 0.5 a draw, 0 a loss.
+    pub black_score: f64,
+    /// The first contender's colour (the one the book is for): the other
+    /// contender played the other.
+    pub first: Color,
+}
+
+/// The games that played one move in one position.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Tally {
+    games: u32,
+    /// The mover's points.
+    points: f64,
+    /// The mover's points less what its contender scores with its colour.
+    excess: f64,
+    /// The sum of each game's variance about that expectation.
+    variance: f64,
+}
+
+impl Tally {
+    /// The excess a game, counted over [`RESULT_PRIOR`] games more than it
+    /// had (of no excess), so that a few games say little; and its
+    /// variance.
+    fn estimate(&self) -> (f64, f64) {
+        let n = f64::from(self.games) + RESULT_PRIOR;
+        (self.excess / n, self.variance / (n * n))
+    }
 }
 
 /// An entry whose move the results changed: the old move and the new, each
@@ -424,32 +462,64 @@ const RESULT_PLIES: usize = 12;
 /// Games a move needs before its results can choose it.
 const RESULT_GAMES: u32 = 4;
 
-/// How much better (its share of points, counted from one win and one loss
-/// more than it had, so that a few games say little) a move's results must
-/// be than those of the move the search chose.
+/// How much more (in its excess a game) a move's results must show than
+/// those of the move the search chose.
 const RESULT_MARGIN: f64 = 0.15;
 
+/// How many standard deviations of the difference that must be: four games
+/// against eighty are weighed as the few games they are.
+const RESULT_Z: f64 = 2.5;
+
+/// Games of no excess a move's results are counted as having besides its
+/// own. Matches against an engine that answers alike at a given time
+/// repeat their lines, so a move's games are fewer independent trials
+/// than they look: four wins in four games move its estimate by two fifths
+/// of what they would alone.
+const RESULT_PRIOR: f64 = 6.0;
+
 impl Results {
-    pub fn new(variant: &Variant, games: &[(Vec<Point>, f64)]) -> Results {
-        let mut by_position: HashMap<Vec<u16>, HashMap<Point, (u32, f64)>> = HashMap::new();
-        for (moves, black_score) in games {
+    pub fn new(variant: &Variant, games: &[ResultGame]) -> Results {
+        // Each contender's score with each colour: [first, other][black, white].
+        let mut totals = [[(0.0f64, 0u32); 2]; 2];
+        for game in games {
+            for (contender, color) in [(0, game.first), (1, game.first.opponent())] {
+                let score = match color {
+                    Color::Black => game.black_score,
+                    Color::White => 1.0 - game.black_score,
+                };
+                let slot = &mut totals[contender][usize::from(color == Color::White)];
+                slot.0 += score;
+                slot.1 += 1;
+            }
+        }
+        let expected = |contender: usize, color: Color| {
+            let (points, n) = totals[contender][usize::from(color == Color::White)];
+            if n == 0 { 0.5 } else { points / f64::from(n) }
+        };
+        let mut by_position: HashMap<Vec<u16>, HashMap<Point, Tally>> = HashMap::new();
+        for game in games {
             let mut position = Position::new(*variant);
-            for (ply, &p) in moves.iter().enumerate().take(RESULT_PLIES) {
+            for (ply, &p) in game.moves.iter().enumerate().take(RESULT_PLIES) {
                 // The opening's own stones are nobody's choice.
                 if ply >= 3 {
                     let (key, symmetries) = canonical_all(&position);
                     let point = canonical_point(&symmetries, p);
-                    let mover_score = match position.to_move() {
-                        Color::Black => *black_score,
-                        Color::White => 1.0 - black_score,
+                    let mover = position.to_move();
+                    let mover_score = match mover {
+                        Color::Black => game.black_score,
+                        Color::White => 1.0 - game.black_score,
                     };
+                    let contender = usize::from(mover != game.first);
+                    let expect = expected(contender, mover);
                     let tally = by_position
                         .entry(key)
                         .or_default()
                         .entry(point)
-                        .or_insert((0, 0.0));
-                    tally.0 += 1;
-                    tally.1 += mover_score;
+                        .or_default();
+                    tally.games += 1;
+                    tally.points += mover_score;
+                    tally.excess += mover_score - expect;
+                    tally.variance += expect * (1.0 - expect);
                 }
                 if position.play(p).is_err() {
                     break;
@@ -460,7 +530,8 @@ impl Results {
     }
 
     /// Plays, at each of `entries`, the move whose games went clearly best
-    /// (see [`RESULT_GAMES`], [`RESULT_MARGIN`]) where the search does not
+    /// for its player (see [`RESULT_GAMES`], [`RESULT_MARGIN`],
+    /// [`RESULT_Z`]) where the search does not
     /// score it more than `margin` below its own choice: a candidate by its
     /// stored score, another move by a search of `time` after it (then kept
     /// among the candidates with that score). The results only choose
@@ -472,7 +543,6 @@ impl Results {
         margin: i64,
         time: Duration,
     ) -> Vec<Change> {
-        let share = |(games, points): (u32, f64)| (points + 1.0) / (f64::from(games) + 2.0);
         let mut changed = Vec::new();
         for (n, entry) in entries.iter_mut().enumerate() {
             let Some(position) = replay(variant, &entry.moves) else {
@@ -496,14 +566,23 @@ impl Results {
             }
             let here = |p: Point| symmetries[0].inverse().apply(p, SIDE);
             let canonical = |p: Point| canonical_point(&symmetries, p);
-            let record = |p: Point| played.get(&canonical(p)).copied().unwrap_or((0, 0.0));
-            let chosen = share(record(entry.best));
+            let tally = |p: Point| played.get(&canonical(p)).copied().unwrap_or_default();
+            let record = |p: Point| {
+                let t = tally(p);
+                (t.games, t.points)
+            };
+            let (chosen, chosen_variance) = tally(entry.best).estimate();
             let chosen_move = canonical(entry.best);
             let mut better: Vec<(Point, f64)> = played
                 .iter()
-                .filter(|&(&p, &(games, _))| games >= RESULT_GAMES && p != chosen_move)
-                .map(|(&p, &r)| (here(p), share(r)))
-                .filter(|&(_, s)| s >= chosen + RESULT_MARGIN)
+                .filter(|&(&p, t)| t.games >= RESULT_GAMES && p != chosen_move)
+                .filter_map(|(&p, t)| {
+                    let (excess, variance) = t.estimate();
+                    let gain = excess - chosen;
+                    let clear = gain >= RESULT_MARGIN
+                        && gain >= RESULT_Z * (variance + chosen_variance).sqrt();
+                    clear.then_some((here(p), excess))
+                })
                 .collect();
             better.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             for (point, _) in better {
@@ -890,7 +969,12 @@ mod tests {
     /// `games` games of `moves` (each turned by the next of the board's
     /// symmetries, as games meet a position in any orientation), with
     /// black's score `black`.
-    fn games_of(moves: &str, games: usize, black: f64) -> Vec<(Vec<Point>, f64)> {
+    fn games_of(moves: &str, games: usize, black: f64) -> Vec<ResultGame> {
+        games_by(moves, games, black, Color::Black)
+    }
+
+    /// The same, the first contender playing `first`.
+    fn games_by(moves: &str, games: usize, black: f64, first: Color) -> Vec<ResultGame> {
         (0..games)
             .map(|n| {
                 let symmetry = Symmetry::ALL[n % Symmetry::ALL.len()];
@@ -898,7 +982,11 @@ mod tests {
                     .into_iter()
                     .map(|p| symmetry.apply(p, SIDE))
                     .collect();
-                (turned, black)
+                ResultGame {
+                    moves: turned,
+                    black_score: black,
+                    first,
+                }
             })
             .collect()
     }
@@ -957,11 +1045,72 @@ mod tests {
     }
 
     #[test]
+    fn results_weigh_a_move_by_what_its_player_usually_scores() {
+        let v = variant(RuleSet::Renju);
+        let time = Duration::from_millis(50);
+        // The book's side plays white after h8 h9 h10 (first: White) and
+        // wins 3 of 10 with g9, as it wins 3 of 10 as white elsewhere; the
+        // stronger opponent wins 6 of 10 with g11 there as white (first:
+        // Black), as it does elsewhere.
+        let mut games = games_by("h8 h9 h10 g9 i9", 7, 1.0, Color::White);
+        games.extend(games_by("h8 h9 h10 g9 i9", 3, 0.0, Color::White));
+        games.extend(games_by("h8 h9 j10 g9 i9", 7, 1.0, Color::White));
+        games.extend(games_by("h8 h9 j10 g9 i9", 3, 0.0, Color::White));
+        games.extend(games_by("h8 h9 h10 g11 i9", 4, 1.0, Color::Black));
+        games.extend(games_by("h8 h9 h10 g11 i9", 6, 0.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 4, 1.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 6, 0.0, Color::Black));
+        // g11's 6 of 10 against g9's 3 of 10 is its player's strength, not
+        // the move's: the search's choice stands.
+        let results = Results::new(&v, &games);
+        let mut entries = vec![near_equal()];
+        assert!(results.choose(&v, &mut entries, 400, time).is_empty());
+        assert_eq!(entries[0].best, points("g9")[0]);
+        // Where g11 wins 12 of 12 for a player that wins 4 of 24
+        // elsewhere, it is the move.
+        let mut games = games_by("h8 h9 h10 g9 i9", 7, 1.0, Color::White);
+        games.extend(games_by("h8 h9 h10 g9 i9", 3, 0.0, Color::White));
+        games.extend(games_by("h8 h9 h10 g11 i9", 12, 0.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 20, 1.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 4, 0.0, Color::Black));
+        let results = Results::new(&v, &games);
+        let mut entries = vec![near_equal()];
+        assert_eq!(results.choose(&v, &mut entries, 400, time).len(), 1);
+        assert_eq!(entries[0].best, points("g11")[0]);
+    }
+
+    #[test]
+    fn a_few_games_do_not_outvote_many() {
+        let v = variant(RuleSet::Renju);
+        let time = Duration::from_millis(50);
+        // g9 won 40 of 80 for its player; g11 won 4 of 4 for the other,
+        // which wins half its games as white in all.
+        let mut games = games_by("h8 h9 h10 g9 i9", 40, 1.0, Color::White);
+        games.extend(games_by("h8 h9 h10 g9 i9", 40, 0.0, Color::White));
+        games.extend(games_by("h8 h9 h10 g11 i9", 4, 0.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 8, 1.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 4, 0.0, Color::Black));
+        let results = Results::new(&v, &games);
+        let mut entries = vec![near_equal()];
+        assert!(results.choose(&v, &mut entries, 400, time).is_empty());
+        // Ten of ten is enough.
+        games.extend(games_by("h8 h9 h10 g11 i9", 6, 0.0, Color::Black));
+        games.extend(games_by("h8 h9 j10 g11 i9", 6, 1.0, Color::Black));
+        let results = Results::new(&v, &games);
+        let mut entries = vec![near_equal()];
+        assert_eq!(results.choose(&v, &mut entries, 400, time).len(), 1);
+        assert_eq!(entries[0].best, points("g11")[0]);
+    }
+
+    #[test]
     fn a_move_outside_the_candidates_is_searched_before_results_choose_it() {
         let v = variant(RuleSet::Renju);
         let time = Duration::from_millis(50);
-        // White's a1, far from everything, went well in these games.
-        let results = Results::new(&v, &games_of("h8 h9 h10 a1 i9", 8, 0.0));
+        // White's a1, far from everything, went well in these games, where
+        // the same contender's g9 went badly.
+        let mut games = games_of("h8 h9 h10 a1 i9", 8, 0.0);
+        games.extend(games_of("h8 h9 h10 g9 i9", 8, 1.0));
+        let results = Results::new(&v, &games);
         // Against a choice the search held to be winning well, its own
         // search of a1 falls short: not taken.
         let mut winning = near_equal();
