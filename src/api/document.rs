@@ -243,8 +243,8 @@ pub(super) fn allowed_methods(path: &str) -> Option<&'static str> {
 }
 
 /// What the server checks that the annotations do not say: the formats of
-/// `If-Match` and `Idempotency-Key`, the 422 and 415 every operation with
-/// input may answer, the event stream's events, the optional body of a new
+/// `If-Match` and `Idempotency-Key`, the 422 every operation with input and
+/// the 400, 413 and 415 every operation with a body may answer, the event stream's events, the optional body of a new
 /// game, and links from a new game to what can be done with it (so a
 /// generated client, or a stateful fuzzer, can play a game from the
 /// document alone).
@@ -349,6 +349,9 @@ impl Modify for Exact {
                     responses
                         .entry("400".into())
                         .or_insert_with(|| problem("MALFORMED_JSON: the body is not valid JSON"));
+                    responses.entry("413".into()).or_insert_with(|| {
+                        problem("PAYLOAD_TOO_LARGE: the body is over the server's limit (16 KiB for JSON); the detail gives its size and the limit")
+                    });
                     responses.entry("415".into()).or_insert_with(|| {
                         problem("UNSUPPORTED_MEDIA_TYPE: the body is not in a type this operation reads (JSON, unless it says otherwise)")
                     });
@@ -480,6 +483,57 @@ fn exact_bodies(
         false,
     );
     new_game_ranges(schemas);
+    point_forms(schemas);
+}
+
+/// How a request writes a point, as the server reads it
+/// ([`crate::rules::parse_point`]): a column letter and a row number
+/// (`h8`), or the coordinates `7,7` (in parentheses if wished), spaces
+/// around either. (The server also takes other white space around them.)
+const POINT_NAME: &str = r"^ *([A-Za-z][0-9]{1,3}|[0-9]+ *, *[0-9]+|\( *[0-9]+ *, *[0-9]+ *\)) *$";
+
+/// A point in a request, named or by its coordinates: written as the server
+/// reads it ([`POINT_NAME`]), and no coordinate past the largest board.
+/// (Whether it lies on the game's own board is the game's to say: 422 with
+/// its size.)
+fn point_forms(
+    schemas: &mut std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    >,
+) {
+    use crate::rules::MAX_SIDE;
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::{Object, Schema};
+    fn point(object: &mut Object) {
+        for (name, field) in object.properties.iter_mut() {
+            let RefOr::T(Schema::Object(field)) = field else {
+                continue;
+            };
+            match name.as_str() {
+                "at" => field.pattern = Some(POINT_NAME.into()),
+                "x" | "y" => {
+                    field.minimum = Some(0.into());
+                    field.maximum = Some((u64::from(MAX_SIDE) - 1).into());
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(RefOr::T(Schema::Object(mv))) = schemas.get_mut("MoveRequest") {
+        point(mv);
+    }
+    if let Some(RefOr::T(Schema::OneOf(forms))) = schemas.get_mut("PointRequest") {
+        for form in forms.items.iter_mut() {
+            match form {
+                RefOr::T(Schema::Object(o)) if o.properties.is_empty() => {
+                    o.pattern = Some(POINT_NAME.into());
+                }
+                RefOr::T(Schema::Object(o)) => point(o),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Each field of a new game's settings on its own: the rule sets and
@@ -545,7 +599,7 @@ fn new_game_ranges(
                 serde_json::json!([{"required": ["moves"]}, {"required": ["board"]}]),
             );
         let rows = serde_json::json!({"type": "string", "pattern": "^[.+\\-XxOo]{1,26}$"});
-        let names = serde_json::json!({"type": "string", "maxLength": 8});
+        let names = serde_json::json!({"type": "string", "maxLength": 8, "pattern": POINT_NAME});
         for (name, items) in [("board", rows), ("moves", names)] {
             if let Some(f) = analysis.properties.get_mut(name) {
                 let mut value = serde_json::to_value(&*f).expect("a schema serializes");

@@ -89,6 +89,14 @@ fn every_body_has_an_example_and_every_operation_its_errors() {
                 }
             }
             if let Some(body) = op.get("requestBody") {
+                // Whatever it reads, a body may be malformed, too large, of
+                // another type, or not what the operation takes.
+                for status in ["400", "413", "415", "422"] {
+                    assert!(
+                        responses.contains_key(status),
+                        "{method} {path} takes a body but documents no {status}"
+                    );
+                }
                 for content in body["content"].as_object().unwrap().values() {
                     let schema = &content["schema"];
                     let schema = schema
@@ -204,4 +212,31 @@ async fn the_limits_the_document_states_are_the_ones_the_server_keeps() {
         .find(|l| l["operationId"] == "play")
         .expect("a link from a new game to its moves");
     assert_eq!(moves["parameters"]["id"], "$response.body#/game/id");
+}
+
+/// The document's spelling of a point is the server's: a name it states
+/// is one the server reads (on a board large enough), and one it does not
+/// state the server refuses as no point at all.
+#[test]
+fn the_documented_point_names_are_the_ones_the_server_reads() {
+    use gobang::rules::{PointError, parse_point};
+    let spec: Value = serde_json::from_str(&gobang::api::openapi_json()).unwrap();
+    let schemas = &spec["components"]["schemas"];
+    let at = schemas["MoveRequest"]["properties"]["at"]["pattern"]
+        .as_str()
+        .expect("a move's name has a pattern");
+    let named = schemas["PointRequest"]["oneOf"][0]["pattern"].as_str();
+    assert_eq!(named, Some(at), "a point is spelled alike everywhere");
+    let pattern = regex_lite::Regex::new(at).unwrap();
+    for name in [
+        "h8", "H8", "a1", "z999", "7,7", "0,0", " 7 , 7 ", "(7,7)", "( 7, 7 )", "300,2", "", "h",
+        "8h", "7,", ",7", "(7,7", "7,7)", "hh8", "h8h", "h1234", "7,7,7", "-1,2", "h 8",
+    ] {
+        let read = !matches!(parse_point(name, 26, 26), Err(PointError::Syntax { .. }));
+        assert_eq!(
+            pattern.is_match(name),
+            read,
+            "{name:?}: the document and the server disagree"
+        );
+    }
 }
