@@ -244,10 +244,10 @@ pub(super) fn allowed_methods(path: &str) -> Option<&'static str> {
 
 /// What the server checks that the annotations do not say: the formats of
 /// `If-Match` and `Idempotency-Key`, the 422 every operation with input and
-/// the 400, 413 and 415 every operation with a body may answer, the event stream's events, the optional body of a new
-/// game, and links from a new game to what can be done with it (so a
-/// generated client, or a stateful fuzzer, can play a game from the
-/// document alone).
+/// the 400, 413 and 415 every operation with a body may answer, the event
+/// stream's events, the optional body of a new game, and links from a new
+/// game to what can be done with it (so a generated client, or a stateful
+/// fuzzer, can play a game from the document alone).
 struct Exact;
 
 impl Modify for Exact {

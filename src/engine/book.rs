@@ -405,6 +405,16 @@ pub struct ResultGame {
     pub first: Color,
 }
 
+impl ResultGame {
+    /// `color`'s score in the game.
+    fn score(&self, color: Color) -> f64 {
+        match color {
+            Color::Black => self.black_score,
+            Color::White => 1.0 - self.black_score,
+        }
+    }
+}
+
 /// The games that played one move in one position.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Tally {
@@ -479,21 +489,20 @@ const RESULT_PRIOR: f64 = 6.0;
 
 impl Results {
     pub fn new(variant: &Variant, games: &[ResultGame]) -> Results {
-        // Each contender's score with each colour: [first, other][black, white].
-        let mut totals = [[(0.0f64, 0u32); 2]; 2];
+        // Each contender's points and games with each colour, by whether it
+        // is the first contender and whether the colour is white.
+        let slot =
+            |first: bool, color: Color| usize::from(first) * 2 + usize::from(color == Color::White);
+        let mut totals = [(0.0f64, 0u32); 4];
         for game in games {
-            for (contender, color) in [(0, game.first), (1, game.first.opponent())] {
-                let score = match color {
-                    Color::Black => game.black_score,
-                    Color::White => 1.0 - game.black_score,
-                };
-                let slot = &mut totals[contender][usize::from(color == Color::White)];
-                slot.0 += score;
-                slot.1 += 1;
+            for color in [Color::Black, Color::White] {
+                let total = &mut totals[slot(color == game.first, color)];
+                total.0 += game.score(color);
+                total.1 += 1;
             }
         }
-        let expected = |contender: usize, color: Color| {
-            let (points, n) = totals[contender][usize::from(color == Color::White)];
+        let expected = |first: bool, color: Color| {
+            let (points, n) = totals[slot(first, color)];
             if n == 0 { 0.5 } else { points / f64::from(n) }
         };
         let mut by_position: HashMap<Vec<u16>, HashMap<Point, Tally>> = HashMap::new();
@@ -505,12 +514,8 @@ impl Results {
                     let (key, symmetries) = canonical_all(&position);
                     let point = canonical_point(&symmetries, p);
                     let mover = position.to_move();
-                    let mover_score = match mover {
-                        Color::Black => game.black_score,
-                        Color::White => 1.0 - game.black_score,
-                    };
-                    let contender = usize::from(mover != game.first);
-                    let expect = expected(contender, mover);
+                    let mover_score = game.score(mover);
+                    let expect = expected(mover == game.first, mover);
                     let tally = by_position
                         .entry(key)
                         .or_default()
@@ -1044,62 +1049,59 @@ mod tests {
         assert!(few.choose(&v, &mut entries, 400, time).is_empty());
     }
 
+    /// Games of `moves` that white won `won` and lost `lost` of, the first
+    /// contender playing `first`.
+    fn white_record(moves: &str, won: usize, lost: usize, first: Color) -> Vec<ResultGame> {
+        let mut games = games_by(moves, won, 0.0, first);
+        games.extend(games_by(moves, lost, 1.0, first));
+        games
+    }
+
+    /// What the results choose after h8 h9 h10 (see [`near_equal`]) from
+    /// `games`: the book's move, and how many moves changed.
+    fn chosen_after(games: &[ResultGame]) -> (Point, usize) {
+        let v = variant(RuleSet::Renju);
+        let results = Results::new(&v, games);
+        let mut entries = vec![near_equal()];
+        let changed = results.choose(&v, &mut entries, 400, Duration::from_millis(50));
+        (entries[0].best, changed.len())
+    }
+
     #[test]
     fn results_weigh_a_move_by_what_its_player_usually_scores() {
-        let v = variant(RuleSet::Renju);
-        let time = Duration::from_millis(50);
+        let (g9, g11) = (points("g9")[0], points("g11")[0]);
         // The book's side plays white after h8 h9 h10 (first: White) and
         // wins 3 of 10 with g9, as it wins 3 of 10 as white elsewhere; the
         // stronger opponent wins 6 of 10 with g11 there as white (first:
         // Black), as it does elsewhere.
-        let mut games = games_by("h8 h9 h10 g9 i9", 7, 1.0, Color::White);
-        games.extend(games_by("h8 h9 h10 g9 i9", 3, 0.0, Color::White));
-        games.extend(games_by("h8 h9 j10 g9 i9", 7, 1.0, Color::White));
-        games.extend(games_by("h8 h9 j10 g9 i9", 3, 0.0, Color::White));
-        games.extend(games_by("h8 h9 h10 g11 i9", 4, 1.0, Color::Black));
-        games.extend(games_by("h8 h9 h10 g11 i9", 6, 0.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 4, 1.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 6, 0.0, Color::Black));
+        let mut games = white_record("h8 h9 h10 g9 i9", 3, 7, Color::White);
+        games.extend(white_record("h8 h9 j10 g9 i9", 3, 7, Color::White));
+        games.extend(white_record("h8 h9 h10 g11 i9", 6, 4, Color::Black));
+        games.extend(white_record("h8 h9 j10 g11 i9", 6, 4, Color::Black));
         // g11's 6 of 10 against g9's 3 of 10 is its player's strength, not
         // the move's: the search's choice stands.
-        let results = Results::new(&v, &games);
-        let mut entries = vec![near_equal()];
-        assert!(results.choose(&v, &mut entries, 400, time).is_empty());
-        assert_eq!(entries[0].best, points("g9")[0]);
+        assert_eq!(chosen_after(&games), (g9, 0));
         // Where g11 wins 12 of 12 for a player that wins 4 of 24
         // elsewhere, it is the move.
-        let mut games = games_by("h8 h9 h10 g9 i9", 7, 1.0, Color::White);
-        games.extend(games_by("h8 h9 h10 g9 i9", 3, 0.0, Color::White));
-        games.extend(games_by("h8 h9 h10 g11 i9", 12, 0.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 20, 1.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 4, 0.0, Color::Black));
-        let results = Results::new(&v, &games);
-        let mut entries = vec![near_equal()];
-        assert_eq!(results.choose(&v, &mut entries, 400, time).len(), 1);
-        assert_eq!(entries[0].best, points("g11")[0]);
+        let mut games = white_record("h8 h9 h10 g9 i9", 3, 7, Color::White);
+        games.extend(white_record("h8 h9 h10 g11 i9", 12, 0, Color::Black));
+        games.extend(white_record("h8 h9 j10 g11 i9", 4, 20, Color::Black));
+        assert_eq!(chosen_after(&games), (g11, 1));
     }
 
     #[test]
     fn a_few_games_do_not_outvote_many() {
-        let v = variant(RuleSet::Renju);
-        let time = Duration::from_millis(50);
+        let (g9, g11) = (points("g9")[0], points("g11")[0]);
         // g9 won 40 of 80 for its player; g11 won 4 of 4 for the other,
         // which wins half its games as white in all.
-        let mut games = games_by("h8 h9 h10 g9 i9", 40, 1.0, Color::White);
-        games.extend(games_by("h8 h9 h10 g9 i9", 40, 0.0, Color::White));
-        games.extend(games_by("h8 h9 h10 g11 i9", 4, 0.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 8, 1.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 4, 0.0, Color::Black));
-        let results = Results::new(&v, &games);
-        let mut entries = vec![near_equal()];
-        assert!(results.choose(&v, &mut entries, 400, time).is_empty());
+        let mut games = white_record("h8 h9 h10 g9 i9", 40, 40, Color::White);
+        games.extend(white_record("h8 h9 h10 g11 i9", 4, 0, Color::Black));
+        games.extend(white_record("h8 h9 j10 g11 i9", 4, 8, Color::Black));
+        assert_eq!(chosen_after(&games), (g9, 0));
         // Ten of ten is enough.
-        games.extend(games_by("h8 h9 h10 g11 i9", 6, 0.0, Color::Black));
-        games.extend(games_by("h8 h9 j10 g11 i9", 6, 1.0, Color::Black));
-        let results = Results::new(&v, &games);
-        let mut entries = vec![near_equal()];
-        assert_eq!(results.choose(&v, &mut entries, 400, time).len(), 1);
-        assert_eq!(entries[0].best, points("g11")[0]);
+        games.extend(white_record("h8 h9 h10 g11 i9", 6, 0, Color::Black));
+        games.extend(white_record("h8 h9 j10 g11 i9", 0, 6, Color::Black));
+        assert_eq!(chosen_after(&games), (g11, 1));
     }
 
     #[test]
