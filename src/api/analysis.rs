@@ -2,6 +2,7 @@
 
 use actix_web::{HttpResponse, post, web};
 
+use super::body;
 use super::error::{ApiError, Problem, Result};
 use super::games::{candidate_count, parse_level, time_budget, variant_of};
 use super::types::{Analysis, AnalysisRequest, CandidateView, ComputerInfo, CreateGame};
@@ -25,7 +26,7 @@ use crate::service::{PositionInput, Service};
 #[post("/v1/analysis")]
 pub async fn analyse(
     service: web::Data<Service>,
-    body: web::Json<AnalysisRequest>,
+    body: body::Json<AnalysisRequest>,
 ) -> Result<HttpResponse> {
     let body = body.into_inner();
     let variant = variant_of(&CreateGame {

@@ -7,7 +7,8 @@ use actix_web::http::header::{self, ETag, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use super::auth::{Caller, IfMatch, MaybeCaller, record_game};
-use super::error::{ApiError, Problem, Result, body_error};
+use super::body;
+use super::error::{ApiError, Problem, Result};
 use super::players::page_limit;
 use super::types::{
     AiMoveRequest, CandidateView, ClockRequest, ComputerInfo, CreateGame, GameCreated, GameList,
@@ -211,7 +212,7 @@ pub async fn create_game(
     caller: MaybeCaller,
     body: web::Bytes,
 ) -> Result<HttpResponse> {
-    let body: CreateGame = optional_json(&body)?.unwrap_or_default();
+    let body: CreateGame = body::optional(&body)?.unwrap_or_default();
     let spec = game_spec(body)?;
     let (outcome, guest) = service.create_game(caller.0, spec).await?;
     Ok(created(&outcome, guest))
@@ -235,15 +236,6 @@ pub(super) fn created(outcome: &PlayOutcome, guest: Option<NewlyCreated>) -> Htt
     let mut response = HttpResponse::Created();
     response.insert_header((header::LOCATION, format!("/v1/games/{}", outcome.game.id)));
     with_etag(response, outcome.game.version, body)
-}
-
-/// A JSON body that may also be empty.
-pub(super) fn optional_json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<Option<T>> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
-    // JSON `null` is no body too, as the document says.
-    serde_json::from_slice(body).map_err(|e| body_error(&e))
 }
 
 /// List games, newest first, by player and status.
@@ -461,7 +453,7 @@ pub async fn play(
     caller: Caller,
     if_match: IfMatch,
     id: web::Path<String>,
-    body: web::Json<MoveRequest>,
+    body: body::Json<MoveRequest>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
     let point = match body.into_inner() {
@@ -577,7 +569,7 @@ pub async fn ai_move(
     body: web::Bytes,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
-    let body: AiMoveRequest = optional_json(&body)?.unwrap_or_default();
+    let body: AiMoveRequest = body::optional(&body)?.unwrap_or_default();
     let level = body.level.as_deref().map(parse_level).transpose()?;
     let budget = time_budget(body.time_ms)?;
     let outcome = service

@@ -48,6 +48,7 @@ macro_rules! game_action {
 
 mod analysis;
 mod auth;
+mod body;
 mod client;
 mod document;
 mod error;

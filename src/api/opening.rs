@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::{Caller, IfMatch, record_game};
+use super::body;
 use super::error::{ApiError, Problem, Result};
 use super::games::{moves_played, with_etag};
 use super::types::{MovesPlayed, PointView};
@@ -279,7 +280,7 @@ pub async fn opening_action(
     caller: Caller,
     if_match: IfMatch,
     id: web::Path<String>,
-    body: web::Json<OpeningBody>,
+    body: body::Json<OpeningBody>,
 ) -> Result<HttpResponse> {
     record_game(&req, &id);
     let request = body.into_inner().into_request()?;

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::auth::Caller;
+use super::body;
 use super::error::{ApiError, Problem, Result};
 use super::types::{
     CreatePlayer, GameSummary, Leaderboard, PlayerCreated, PlayerProfile, PlayerView,
@@ -37,7 +38,7 @@ pub fn page_limit(limit: Option<i64>) -> Result<i64> {
 #[post("/v1/players")]
 pub async fn create_player(
     service: web::Data<Service>,
-    body: web::Json<CreatePlayer>,
+    body: body::Json<CreatePlayer>,
 ) -> Result<HttpResponse> {
     let name = PlayerName::parse(&body.name)?;
     let created = service.create_player(&name).await?;
@@ -83,7 +84,7 @@ pub async fn me(service: web::Data<Service>, caller: Caller) -> Result<web::Json
 pub async fn rename(
     service: web::Data<Service>,
     caller: Caller,
-    body: web::Json<CreatePlayer>,
+    body: body::Json<CreatePlayer>,
 ) -> Result<web::Json<PlayerView>> {
     let name = PlayerName::parse(&body.name)?;
     Ok(web::Json(

@@ -10,7 +10,8 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::auth::{MaybeCaller, record_game};
-use super::error::{ApiError, Problem, Result, body_error};
+use super::body;
+use super::error::{ApiError, Problem, Result};
 use super::games::{created, rules_named, seat_spec, variant_spec};
 use super::types::{CreateGame, GameCreated, SeatRequest};
 use crate::records::{self, Format, JsonRecord, MAX_RECORD_BYTES, ReadRecord};
@@ -306,12 +307,12 @@ pub async fn import(
         .and_then(|v| v.to_str().ok())
         .and_then(Format::from_media_type)
         .filter(|f| *f != Format::Moves);
-    let envelope = media == Some(Format::Json)
-        && serde_json::from_str::<serde_json::Value>(text)
-            .ok()
-            .is_some_and(|v| v.get("record").is_some());
-    let (record, create) = if envelope {
-        let body: ImportBody = serde_json::from_str(text).map_err(|e| body_error(&e))?;
+    let envelope = (media == Some(Format::Json))
+        .then(|| serde_json::from_str::<serde_json::Value>(text).ok())
+        .flatten()
+        .filter(|v| v.get("record").is_some());
+    let (record, create) = if let Some(envelope) = envelope {
+        let body: ImportBody = body::from_value(envelope)?;
         let format = body
             .format
             .as_deref()

@@ -6,8 +6,9 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
 
 use super::auth::Caller;
+use super::body;
 use super::error::{ApiError, Problem, Result};
-use super::games::{GameSettings, game_spec_parts, optional_json};
+use super::games::{GameSettings, game_spec_parts};
 use super::types::{CreateGame, CreateSeek, SeekView, SeekWaitQuery};
 use crate::rules::Color;
 use crate::service::{ComputerFallback, SeekSpec, Service};
@@ -35,7 +36,7 @@ pub async fn create_seek(
     caller: Caller,
     body: web::Bytes,
 ) -> Result<HttpResponse> {
-    let body: CreateSeek = optional_json(&body)?.unwrap_or_default();
+    let body: CreateSeek = body::optional(&body)?.unwrap_or_default();
     let spec = seek_spec(body)?;
     let seek = service.create_seek(&caller.0, spec).await?;
     let mut response = HttpResponse::Created();

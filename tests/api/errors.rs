@@ -133,6 +133,53 @@ async fn broken_json_oversized_bodies_and_wrong_content_types_are_refused() {
 }
 
 #[tokio::test]
+async fn whole_numbers_written_with_a_point_are_integers_and_fractions_are_refused() {
+    let app = spawn_app().await;
+    // As Python's json.dumps writes them: a size, a time and a point.
+    let (game, token) = app
+        .local_game(json!({"rules": "freestyle", "board_size": 19.0}))
+        .await;
+    assert_eq!(app.game(&game).await["width"], 19);
+    let path = format!("/v1/games/{game}/moves");
+    let played = app
+        .post(&path, Some(&token), Some(json!({"x": 7.0, "y": 7e0})))
+        .await;
+    assert_eq!(played.status(), StatusCode::OK);
+    let computer = app
+        .post(
+            &format!("/v1/games/{game}/ai-move"),
+            Some(&token),
+            Some(json!({"time_ms": 100.0})),
+        )
+        .await;
+    assert_eq!(computer.status(), StatusCode::OK);
+    let analysis = app
+        .post(
+            "/v1/analysis",
+            None,
+            Some(json!({"moves": ["h8"], "time_ms": 1e2, "count": 2.0})),
+        )
+        .await;
+    assert_eq!(analysis.status(), StatusCode::OK);
+    let body: serde_json::Value = analysis.json().await.unwrap();
+    assert!(!body["candidates"].as_array().unwrap().is_empty(), "{body}");
+    // A fraction is no integer: refused, and the game is as it was.
+    let before = version(&app, &game).await;
+    let problem = assert_problem(
+        app.post(&path, Some(&token), Some(json!({"x": 7.5, "y": 8.0})))
+            .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "VALIDATION",
+    )
+    .await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("7.5"),
+        "{problem}"
+    );
+    assert_eq!(version(&app, &game).await, before);
+}
+
+#[tokio::test]
 async fn unknown_ids_and_routes_are_not_found() {
     let app = spawn_app().await;
     let (_, token) = app.player("Seeker").await;
