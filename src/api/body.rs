@@ -68,7 +68,8 @@ const EXACT: f64 = 9_007_199_254_740_992.0;
 fn whole_numbers(value: &mut Value) {
     match value {
         Value::Number(n) => {
-            if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+            if n.is_f64()
+                && let Some(f) = n.as_f64()
                 && f.fract() == 0.0
                 && f.abs() <= EXACT
             {
