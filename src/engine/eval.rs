@@ -58,6 +58,12 @@ pub struct Weights {
 /// 50.7%), 40.4 and 39.9%: -7.2 points (95% ±5.9) over 416 pairs, as black
 /// 0.0 (±9.2), as white -14.4 (±7.3), at 0.7 million positions a second
 /// where these weights searched 1.0.
+///
+/// Nor fitted to the results of the expert's own positions against
+/// full-strength Rapfi (`--from-record --judge first --outcome 1`, 6,762
+/// positions of two 208-game matches at 200 ms, the tempos kept): two
+/// matches each paired game by game with one of these weights played just
+/// after it, -4.3 points (95% ±4.7) over 416 pairs, as white -5.8 (±5.5).
 pub const RENJU_BLACK: Weights = Weights {
     mine: [
         10, -47, 49, 82, 351, 4800, 30000, 7834, 1186, 735, 353, 96, 46,
