@@ -630,8 +630,8 @@ impl Searcher {
             // (±8.1), as white -1.0 (±6.4); in a node facing a three, every
             // answer from the third on a ply shallower first (as tried
             // against STRENGTH 60 above), 40.9%, -0.2 (±7.0) over 208 pairs;
-            // both together with the distracting counter-fours below, 36.5%,
-            // -1.9 (±6.2) paired with the match just before it.
+            // the two together with the distracting counter-fours above,
+            // 36.5%, -1.9 (±6.2) paired with the match just before it.
             let reduced = (quiet_node && n >= LMR_FROM && depth >= 3 && quiet) || distract;
             // The child probes the table first: its slot is fetched while
             // the move is made.
@@ -767,6 +767,18 @@ mod tests {
     use super::*;
     use crate::engine::eval;
     use crate::rules::{ForbiddenPolicy, Point, Variant};
+
+    /// The distance the distracting counter-fours are told by is the
+    /// larger of the column and row differences, whichever way apart.
+    #[test]
+    fn distance_is_the_larger_of_the_column_and_row_differences() {
+        let at = |x, y| SearchBoard::index(Point::new(x, y));
+        assert_eq!(distance(at(7, 7), at(7, 7)), 0);
+        assert_eq!(distance(at(7, 7), at(12, 9)), 5);
+        assert_eq!(distance(at(12, 9), at(7, 7)), 5);
+        assert_eq!(distance(at(0, 14), at(4, 0)), 14);
+        assert_eq!(distance(at(3, 3), at(1, 5)), 2);
+    }
 
     /// A search four plies deep, ten moves wide, with VCF and no VCT, its
     /// table of 2^`table_bits` entries.
