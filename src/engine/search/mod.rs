@@ -86,15 +86,6 @@ const NULL_REDUCTION: i32 = 4;
 /// white -9.0 (±5.8).
 const HISTORY_LIMIT: i32 = 1 << 20;
 
-/// The Chebyshev distance between two points, by index: the larger of the
-/// column and row differences.
-fn distance(a: usize, b: usize) -> usize {
-    use crate::rules::board::STRIDE;
-    (a % STRIDE)
-        .abs_diff(b % STRIDE)
-        .max((a / STRIDE).abs_diff(b / STRIDE))
-}
-
 /// How many plies shallower the `n`th move (from 0) of a quiet node `depth`
 /// plies from the leaves is searched first, if it is quiet: at least one,
 /// more the later the move and the deeper the node, always leaving a ply.
@@ -491,43 +482,8 @@ impl Searcher {
         // facing a three may have more: the rest go unrecorded).
         let mut failed = [0usize; 32];
         let mut failures = 0;
-        // Renju, facing a three: the last two moves, whose neighbourhood
-        // the fight is in (none on a line with a pass, whose moves the
-        // history does not tell apart).
-        let facing_three = scan.their_three && scan.their_fives.is_empty();
-        let last_two = match self.board.history.as_slice() {
-            [.., mine, theirs]
-                if facing_three && self.board.has_forbidden() && self.passed == usize::MAX =>
-            {
-                Some((*mine, *theirs))
-            }
-            _ => None,
-        };
         for (n, m) in moves.iter().enumerate() {
             let (i, quiet) = (m.point(), m.quiet);
-            // A counter-four far from both last moves, facing a three,
-            // only delays: left out near the leaves once a move that does
-            // not lose is in hand, searched two plies shallower first
-            // further up (Rapfi's distracting defences). Renju only, where
-            // it was measured: against full-strength Rapfi at 200 ms (12-07,
-            // a twelfth machine, the fifth renju book), three 208-game
-            // matches, 40.9, 48.3 and 41.1% (43.4% over 624, where the
-            // seven matches of the search without it that day scored 39.6%
-            // over 1,456), +4.6 points (95% ±3.7) over 624 pairs with the
-            // match of that search played just after each, as black +6.9
-            // (±6.1), as white +2.2 (±4.1); +2.0 (±3.8) with the one just
-            // before each. Its depth in use is as before (p50 9 to 10), and
-            // in four sharp positions probed at 200 ms it reached the same
-            // depths as before (6 to 9).
-            // Tried once before against STRENGTH 60 (without the pairing,
-            // counter-fours more than four points from both moves): 33.4%
-            // against 35.6%, within a match's noise.
-            let distract = !m.takes_their_four
-                && last_two
-                    .is_some_and(|(mine, theirs)| distance(i, theirs) > 4 && distance(i, mine) > 5);
-            if distract && depth < 4 && best > -WIN_THRESHOLD {
-                continue;
-            }
             // Move count pruning: quiet moves past a count that grows with
             // the depth are not searched once a move that does not lose is
             // in hand (on the principal variation too).
@@ -620,19 +576,26 @@ impl Searcher {
             // (±7.6), as white -24.0 (±6.0). Depth bought by pruning threats
             // loses to a tactical engine.
             //
-            // Not shown to gain against full-strength Rapfi at 200 ms (12-07,
-            // a twelfth machine, each 208-game match paired game by game with
-            // the match of this search played just after it): a plain four
-            // (no open three, not a winning four) of the side to move's, or a
-            // block of the opponent's plain four, late in a quiet node
-            // searched a ply shallower first as a quiet move is, 41.8 and
-            // 39.9%, 0.0 points (95% ±5.2) over 416 pairs, as black +1.0
-            // (±8.1), as white -1.0 (±6.4); in a node facing a three, every
-            // answer from the third on a ply shallower first (as tried
-            // against STRENGTH 60 above), 40.9%, -0.2 (±7.0) over 208 pairs;
-            // the two together with the distracting counter-fours above,
-            // 36.5%, -1.9 (±6.2) paired with the match just before it.
-            let reduced = (quiet_node && n >= LMR_FROM && depth >= 3 && quiet) || distract;
+            // Not kept, against full-strength Rapfi (12-07, a twelfth
+            // machine, the fifth renju book, each 208-game match paired game
+            // by game with the match of this search played just after it):
+            // in renju, facing a three, a counter-four more than 4 points
+            // from the opponent's last move and more than 5 from one's own
+            // (Rapfi's distracting defence) left out below 4 plies from the
+            // leaves once a move that does not lose is in hand, and searched
+            // two plies shallower first above: at 200 ms 40.9, 48.3 and
+            // 41.1%, +4.6 points (95% ±3.7) over 624 pairs (+2.0, ±3.8, with
+            // the match just before each), but at 1 s 13.5% where this search
+            // scored 26.9% just after, -13.5 (±10.8) over 52 pairs. A plain
+            // four (no open three, not a winning four) of the side to move's,
+            // or a block of the opponent's plain four, late in a quiet node
+            // searched a ply shallower first as a quiet move is: 41.8 and
+            // 39.9% at 200 ms, 0.0 (±5.2) over 416 pairs. In a node facing a
+            // three, every answer from the third on a ply shallower first (as
+            // tried against STRENGTH 60 above): 40.9%, -0.2 (±7.0) over 208
+            // pairs. The three together: 36.5%, -1.9 (±6.2) paired with the
+            // match just before it.
+            let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             // The child probes the table first: its slot is fetched while
             // the move is made.
             if next_depth > 0 {
@@ -644,7 +607,7 @@ impl Searcher {
             } else {
                 let mut probe = alpha + 1;
                 if reduced {
-                    let r = if distract { 2 } else { reduction(depth, n) };
+                    let r = reduction(depth, n);
                     probe = -self.negamax(next_depth - r, -alpha - 1, -alpha, ply + 1);
                 }
                 if probe > alpha {
@@ -767,18 +730,6 @@ mod tests {
     use super::*;
     use crate::engine::eval;
     use crate::rules::{ForbiddenPolicy, Point, Variant};
-
-    /// The distance the distracting counter-fours are told by is the
-    /// larger of the column and row differences, whichever way apart.
-    #[test]
-    fn distance_is_the_larger_of_the_column_and_row_differences() {
-        let at = |x, y| SearchBoard::index(Point::new(x, y));
-        assert_eq!(distance(at(7, 7), at(7, 7)), 0);
-        assert_eq!(distance(at(7, 7), at(12, 9)), 5);
-        assert_eq!(distance(at(12, 9), at(7, 7)), 5);
-        assert_eq!(distance(at(0, 14), at(4, 0)), 14);
-        assert_eq!(distance(at(3, 3), at(1, 5)), 2);
-    }
 
     /// A search four plies deep, ten moves wide, with VCF and no VCT, its
     /// table of 2^`table_bits` entries.

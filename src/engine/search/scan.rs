@@ -23,8 +23,6 @@ pub(super) struct Listed {
     /// It answers an opponent's three: it makes a four, or takes a point
     /// where the opponent would make one.
     answers_three: bool,
-    /// It takes a point where the opponent would make a four.
-    pub(super) takes_their_four: bool,
     /// It makes an open three and no four (the VCT's attacks).
     pub(super) makes_three: bool,
 }
@@ -267,7 +265,6 @@ impl Searcher {
                 point: i as u16,
                 quiet: mine.fours == 0 && mine.open_threes == 0 && theirs.fours == 0,
                 answers_three: mine.fours > 0 || theirs.fours > 0,
-                takes_their_four: theirs.fours > 0,
                 makes_three: mine.open_threes > 0 && mine.fours == 0,
             });
         }
@@ -303,7 +300,6 @@ impl Searcher {
                 point: *block as u16,
                 quiet: false,
                 answers_three: true,
-                takes_their_four: true,
                 makes_three: false,
             });
             return moves;
