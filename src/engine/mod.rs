@@ -374,7 +374,7 @@ const EXPERT: search::SearchConfig = search::SearchConfig {
     // Nor a table growing with the budget, one slot a position the search
     // can look at (1.3 million a second) to 2^22: 2^18 at 200 ms as here,
     // 2^21 at 1 s. Against full-strength Rapfi at 1 s in renju (12-07, a
-    // twelfth machine, three 104-game matches each paired game by game
+    // thirteenth machine, three 104-game matches each paired game by game
     // with one of this table played just after it, which scored 21.6, 20.2
     // and 22.1%): 22.1, 24.0 and 19.7%, +0.6 points (95% ±5.0) over 312
     // pairs, as black +1.3 (±9.5), as white 0.0 (±3.1); a ply deeper (p50

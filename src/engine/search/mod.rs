@@ -184,7 +184,7 @@ pub struct Searcher {
     /// depth searched: a shallower failure says nothing about a deeper search.
     /// Keyed by Zobrist hashes, which need no strong hasher.
     ///
-    /// Measured and not kept, for speed (12-07, a twelfth machine): an array
+    /// Measured and not kept, for speed (12-07, a thirteenth machine): an array
     /// of as many slots as the transposition table, one a position by its
     /// key's high bits, the last failure replacing the one before. At
     /// 300,000 positions a move (`engine_speed -- --nodes 300000`, twice
