@@ -184,9 +184,9 @@ pub struct Searcher {
     /// depth searched: a shallower failure says nothing about a deeper search.
     /// Keyed by Zobrist hashes, which need no strong hasher.
     ///
-    /// Measured and not kept, for speed (12-07, a thirteenth machine): an array
-    /// of as many slots as the transposition table, one a position by its
-    /// key's high bits, the last failure replacing the one before. At
+    /// Measured and not kept, for speed (12-07, a thirteenth machine): an
+    /// array of as many slots as the transposition table, one a position by
+    /// its key's high bits, the last failure replacing the one before. At
     /// 300,000 positions a move (`engine_speed -- --nodes 300000`, twice
     /// each, in turn) 1.13 million a second where this map searched 1.16;
     /// at 1,000,000 positions 1.04 and 1.14 million against 1.12 and 1.12.
