@@ -8,8 +8,14 @@
 //! 148 instead of 60, and scored 15.4% against a Gomocup engine in renju
 //! where the expert scores 31.7%. The arena decides.
 //!
+//! `examples/data/rapfi-wins.txt` (the set `rapfi-wins`) is the harder
+//! check: renju positions from the expert's games against full-strength
+//! Rapfi at 1 s a move where Rapfi, to move, first announced a forced win
+//! (within its move of 1 s, with the game's earlier searches in its
+//! table). These are the wins the expert was too shallow to see coming.
+//!
 //! ```text
-//! cargo run --release --example forced_wins -- [time-ms]
+//! cargo run --release --example forced_wins -- [time-ms] [forced-wins|rapfi-wins]
 //! ```
 
 use std::collections::BTreeMap;
@@ -18,7 +24,11 @@ use std::time::{Duration, Instant};
 use gobang::engine::{Level, Limits, think};
 use gobang::rules::{Position, RuleSet, Variant, parse_point};
 
-const POSITIONS: &str = include_str!("data/forced-wins.txt");
+/// The sets of positions, by name.
+const SETS: [(&str, &str); 2] = [
+    ("forced-wins", include_str!("data/forced-wins.txt")),
+    ("rapfi-wins", include_str!("data/rapfi-wins.txt")),
+];
 
 /// Proved and tried, the plies of the wins proved, and the time taken.
 #[derive(Default)]
@@ -33,15 +43,26 @@ fn main() {
     let millis: u64 = std::env::args()
         .nth(1)
         .map_or(200, |s| s.parse().expect("a time in ms"));
-    println!("expert at {millis} ms per move");
+    let set = std::env::args().nth(2);
+    let set = set.as_deref().unwrap_or("forced-wins");
+    let Some(&(_, positions)) = SETS.iter().find(|&&(name, _)| name == set) else {
+        let names: Vec<&str> = SETS.iter().map(|&(name, _)| name).collect();
+        eprintln!(
+            "no set of positions named {set}: one of {}",
+            names.join(", ")
+        );
+        std::process::exit(2);
+    };
+    println!("expert at {millis} ms per move, the positions of {set}");
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
-    for (n, line) in POSITIONS.lines().enumerate() {
+    for (n, line) in positions.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
         let mut words = line.split_whitespace();
         let rules = words.next().expect("a rule set");
-        let _plies_at_3s = words.next().expect("the plies of the win");
+        // The plies of the win as the set's source found it.
+        let _plies = words.next().expect("the plies of the win");
         let rule_set: RuleSet = rules
             .parse()
             .unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
