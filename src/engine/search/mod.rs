@@ -602,6 +602,18 @@ impl Searcher {
             // tried against STRENGTH 60 above): 40.9%, -0.2 (±7.0) over 208
             // pairs. The three together: 36.5%, -1.9 (±6.2) paired with the
             // match just before it.
+            //
+            // Not kept, against full-strength Rapfi at 1 s in renju (12-07, a
+            // fourteenth machine, each 104-game match paired game by game with
+            // one of this search, which scored 25.0 and 18.3%): late in a
+            // quiet node, a move making an open three (and no four) searched
+            // a ply shallower first, and in a node facing a three every
+            // answer from the third on. It proved more of the wins Rapfi
+            // announced against this search (22 of the first 78 positions of
+            // `examples/data/rapfi-wins.txt` at 1 s, two at once, where this
+            // search proves 17) but scored 18.3 and 21.6%, -1.7 points (95%
+            // ±6.4) over 208 pairs, as black -1.9 (±11.4), as white -1.4
+            // (±6.1).
             let reduced = quiet_node && n >= LMR_FROM && depth >= 3 && quiet;
             // The child probes the table first: its slot is fetched while
             // the move is made.
