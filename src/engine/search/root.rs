@@ -183,6 +183,27 @@ impl Searcher {
                 )
                 .map(|d| Decision { pv: line, ..d });
             }
+            // Not kept, against full-strength Rapfi at 200 ms in renju (12-07,
+            // a fifteenth machine, 208-game matches each paired game by game
+            // with one of this search, in turn, which scored 39.3% over seven):
+            // a deeper threat-space search here, on a fifth of the root's
+            // time counted apart (so that the deepening after it searched
+            // node for node as before): fours (their block forced) and threes
+            // that truly threaten a winning four, every defence of a three
+            // tried (the points where the attacker would make a four or five,
+            // and the defender's fours, each blocked and the three answered
+            // again), the bounds deepening from one three and one four to six
+            // of each. It proved no more of `examples/data/rapfi-wins.txt` at
+            // 1 s (42 of 163, as this search does here) and scored 40.5%
+            // over four matches, +0.8 points (95% ±3.5) over 832 pairs, as
+            // black -0.1 (±5.6), as white +1.8 (±4.2). With, where the
+            // opponent would win by those threats were it to move (looked for
+            // on 5% of the time), 15% of the time set aside to check the
+            // deepening's best moves against them, the first of six after
+            // which the opponent has none played: 39.9% over three matches,
+            // +1.0 (±4.2) over 624 pairs, as black +4.0 (±7.0), as white -1.9
+            // (±4.4); -0.2 (±4.1) against the first three matches of the
+            // threat search alone.
             if self.config.vct_depth > 0
                 && let Some(i) = self.vct(self.config.vct_depth)
             {
