@@ -187,8 +187,8 @@ impl Searcher {
             // a fifteenth machine, 208-game matches each paired game by game
             // with one of this search, in turn, which scored 39.3% over seven):
             // a deeper threat-space search here, on a fifth of the root's
-            // time counted apart (so that the deepening after it searched
-            // node for node as before): fours (their block forced) and threes
+            // time counted apart (meant to leave the deepening after it to
+            // search node for node as before): fours (their block forced) and threes
             // that truly threaten a winning four, every defence of a three
             // tried (the points where the attacker would make a four or five,
             // and the defender's fours, each blocked and the three answered
