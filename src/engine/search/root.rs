@@ -188,12 +188,12 @@ impl Searcher {
             // with one of this search, in turn, which scored 39.3% over seven):
             // a deeper threat-space search here, on a fifth of the root's
             // time counted apart (meant to leave the deepening after it to
-            // search node for node as before): fours (their block forced) and threes
-            // that truly threaten a winning four, every defence of a three
-            // tried (the points where the attacker would make a four or five,
-            // and the defender's fours, each blocked and the three answered
-            // again), the bounds deepening from one three and one four to six
-            // of each. It proved no more of `examples/data/rapfi-wins.txt` at
+            // search node for node as before): fours (their block forced)
+            // and threes that truly threaten a winning four, every defence of
+            // a three tried (the points where the attacker would make a four
+            // or five, and the defender's fours, each blocked and the three
+            // answered again), the bounds deepening from one three and one
+            // four to six of each. It proved no more of `examples/data/rapfi-wins.txt` at
             // 1 s (42 of 163, as this search does here) and scored 40.5%
             // over four matches, +0.8 points (95% ±3.5) over 832 pairs, as
             // black -0.1 (±5.6), as white +1.8 (±4.2). With, where the
