@@ -2,6 +2,7 @@
 //! line for each side (kept up to date move by move), a Zobrist hash, and
 //! how close each point is to a stone.
 
+mod forbidden;
 mod sums;
 
 use std::cell::Cell as Slot;
@@ -10,7 +11,7 @@ use std::sync::OnceLock;
 use super::patterns::{BLOCKED, EMPTY, OWN, Pattern, PatternTable};
 use super::random::SplitMix64;
 use crate::rules::board::{Cell, DIRECTIONS, PADDED, STRIDE};
-use crate::rules::forbidden::forbidden_at;
+use crate::rules::forbidden::{LineFacts, REACH};
 use crate::rules::{Board, Color, Point, Position};
 pub use sums::{COUNTS, FIVE, FOUR, Sums, WINNING_FOUR, kinds_of};
 
@@ -191,6 +192,9 @@ pub struct SearchBoard {
     /// searches) and again at each iteration of deepening. Each entry is
     /// the key (hash and point) with its lowest bit the verdict.
     verdicts: Box<[Slot<u64>]>,
+    /// What a black stone makes along a line by black's window key, for
+    /// the forbidden test (renju; empty otherwise).
+    forbidden_facts: &'static [LineFacts],
     pub hash: u64,
     pub to_move: Color,
     pub stones: usize,
@@ -236,6 +240,14 @@ impl SearchBoard {
                 (0..1 << VERDICT_BITS).map(|_| Slot::new(0)).collect()
             } else {
                 Box::default()
+            },
+            forbidden_facts: if variant.forbidden_policy().is_some() {
+                // Black's windows must reach as far as the referee's lines.
+                assert_eq!(tables[side(Color::Black)].reach, REACH);
+                assert_eq!(reach, REACH);
+                forbidden::facts_by_key()
+            } else {
+                &[]
             },
             hash: 0,
             to_move: Color::Black,
@@ -379,7 +391,7 @@ impl SearchBoard {
         if entry & !1 == key {
             return entry & 1 == 1;
         }
-        let allowed = forbidden_at(&self.cells, i).is_none();
+        let allowed = self.forbidden(i).is_none();
         slot.set(key | u64::from(allowed));
         allowed
     }
@@ -742,6 +754,7 @@ mod tests {
     #[test]
     fn remembered_verdicts_follow_the_position() {
         use crate::rules::ForbiddenPolicy;
+        use crate::rules::forbidden::forbidden_at;
         let variant = Variant::renju(ForbiddenPolicy::Reject);
         let mut rng = SplitMix64::new(11);
         let mut board = SearchBoard::new(&Position::new(variant));
@@ -763,7 +776,10 @@ mod tests {
             for _ in 0..2 {
                 for &i in &board.points {
                     if board.is_empty(i) {
-                        let fresh = forbidden_at(&board.cells, i).is_none();
+                        let fresh = forbidden_at(&board.cells, i);
+                        // Judged from the windows as from the cells.
+                        assert_eq!(board.forbidden(i), fresh, "at {i}");
+                        let fresh = fresh.is_none();
                         assert_eq!(board.legal(i, Color::Black), fresh, "at {i}");
                         checked += usize::from(!fresh);
                     }
@@ -809,6 +825,7 @@ mod tests {
                     continue;
                 }
                 let rules = position.board().forbidden_kind(p);
+                prop_assert_eq!(engine.forbidden(Board::index(p)), rules, "at {}", p);
                 let legal = engine.legal(Board::index(p), Color::Black);
                 prop_assert_eq!(
                     legal,

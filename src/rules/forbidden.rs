@@ -47,9 +47,9 @@ type Cells = [Cell; PADDED];
 
 /// Half the length of the window looked at along a line: five points of a
 /// five through the centre, plus the point beyond it for the overline test.
-const REACH: usize = 5;
-const CENTRE: usize = REACH;
-const SPAN: usize = 2 * REACH + 1;
+pub(crate) const REACH: usize = 5;
+pub(crate) const CENTRE: usize = REACH;
+pub(crate) const SPAN: usize = 2 * REACH + 1;
 
 /// The cells along one line through `index`, centre at `CENTRE`; everything
 /// from the first wall outwards reads as wall.
@@ -147,103 +147,159 @@ fn straight_four_points(line: &mut [Cell; SPAN]) -> ([usize; 4], usize) {
     (found, n)
 }
 
-/// What black's stone at `index` (already on `cells`) makes, if forbidden.
-fn judge_placed(cells: &mut Cells, index: usize, work: &mut Work) -> Option<ForbiddenKind> {
-    let mut lines = DIRECTIONS.map(|step| line(cells, index, step));
+/// What a black stone at the centre of a line makes along it: all the
+/// forbidden test reads of one line before it follows a three's points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineFacts {
+    /// The black run through the centre is exactly five.
+    five: bool,
+    /// It is six or more.
+    overline: bool,
+    /// Fours through the centre (0, 1, or 2 on one line); not counted
+    /// past a five or an overline.
+    fours: u8,
+    /// The slots `CENTRE - 3 + bit` where one more black stone makes a
+    /// straight four through the centre (the candidates for a three);
+    /// none on a line that holds a four.
+    three_points: u8,
+}
 
-    let mut overline = false;
-    for l in &lines {
-        let (start, end) = black_run(l, CENTRE);
-        match end - start + 1 {
-            5 => return None,
-            6.. => overline = true,
-            _ => {}
+impl LineFacts {
+    /// The facts of `line`, whose centre holds a black stone.
+    pub(crate) fn of(line: &mut [Cell; SPAN]) -> LineFacts {
+        debug_assert_eq!(line[CENTRE], Cell::Black);
+        let (start, end) = black_run(line, CENTRE);
+        let run = end - start + 1;
+        let mut facts = LineFacts {
+            five: run == 5,
+            overline: run > 5,
+            ..LineFacts::default()
+        };
+        if run >= 5 {
+            return facts;
         }
+        facts.fours = fours_on_line(line) as u8;
+        if facts.fours == 0 {
+            let (slots, n) = straight_four_points(line);
+            for &slot in &slots[..n] {
+                facts.three_points |= 1 << (slot + 3 - CENTRE);
+            }
+        }
+        facts
     }
-    if overline {
-        return Some(ForbiddenKind::Overline);
+}
+
+/// How the recursive test reads the board: the facts of the four lines
+/// through an empty point for a black stone there, given the black stones
+/// the test has placed so far (the point judged, then the points of its
+/// threes, one a level).
+pub(crate) trait Lines {
+    /// The facts of the lines through the empty point `index`, in
+    /// [`DIRECTIONS`] order, with a black stone there.
+    fn facts(&mut self, index: usize) -> [LineFacts; 4];
+    /// A black stone goes on `index` for the points judged after.
+    fn place(&mut self, index: usize);
+    /// The stone the last `place` put on `index` comes off.
+    fn unplace(&mut self, index: usize);
+}
+
+/// The lines read off a copy of the cells, the stones placed on it.
+struct CellLines<'a> {
+    cells: &'a mut Cells,
+}
+
+impl Lines for CellLines<'_> {
+    fn facts(&mut self, index: usize) -> [LineFacts; 4] {
+        DIRECTIONS.map(|step| {
+            let mut l = line(self.cells, index, step);
+            l[CENTRE] = Cell::Black;
+            LineFacts::of(&mut l)
+        })
     }
 
-    let mut fours = 0;
-    let mut has_four = [false; 4];
-    for (d, l) in lines.iter_mut().enumerate() {
-        let n = fours_on_line(l);
-        has_four[d] = n > 0;
-        fours += n;
-    }
-    if fours >= 2 {
-        return Some(ForbiddenKind::DoubleFour);
+    fn place(&mut self, index: usize) {
+        self.cells[index] = Cell::Black;
     }
 
-    // Threes: first the cheap shape test on every line, and only when two or
-    // more lines have the shape, the recursive test of the completing points.
-    let mut candidates = [([0usize; 4], 0usize); 4];
-    let mut lines_with_shape = 0;
-    for d in 0..4 {
-        if has_four[d] {
-            continue;
-        }
-        candidates[d] = straight_four_points(&mut lines[d]);
-        if candidates[d].1 > 0 {
-            lines_with_shape += 1;
-        }
+    fn unplace(&mut self, index: usize) {
+        self.cells[index] = Cell::Empty;
     }
-    if lines_with_shape < 2 {
+}
+
+/// What black's stone at `index` makes, if forbidden, `facts` being its
+/// lines' (see [`Lines::facts`]).
+fn judge_lines(
+    lines: &mut impl Lines,
+    index: usize,
+    facts: [LineFacts; 4],
+    work: &mut Work,
+) -> Option<ForbiddenKind> {
+    if facts.iter().any(|f| f.five) {
         return None;
     }
+    if facts.iter().any(|f| f.overline) {
+        return Some(ForbiddenKind::Overline);
+    }
+    if facts.iter().map(|f| f.fours).sum::<u8>() >= 2 {
+        return Some(ForbiddenKind::DoubleFour);
+    }
+    // Threes: the recursive test of the completing points only where two
+    // or more lines have the shape.
+    if facts.iter().filter(|f| f.three_points != 0).count() < 2 {
+        return None;
+    }
+    lines.place(index);
     let mut threes = 0;
-    for (d, &(slots, n)) in candidates.iter().enumerate() {
-        let step = DIRECTIONS[d];
-        let real_three = slots[..n].iter().any(|&slot| {
-            let q = (index as isize + (slot as isize - CENTRE as isize) * step as isize) as usize;
-            // A stone that makes a five at the same time does not count: by
-            // the RIF definition a three becomes a straight four "without at
-            // the same time a five in a row being made".
-            if makes_five(cells, q) {
-                return false;
-            }
-            judge(cells, q, work).is_none()
-        });
+    let mut verdict = None;
+    for (f, &step) in facts.iter().zip(&DIRECTIONS) {
+        let real_three = (0..7)
+            .filter(|bit| f.three_points >> bit & 1 == 1)
+            .any(|bit| {
+                let q = (index as isize + (bit as isize - 3) * step as isize) as usize;
+                let at_q = lines.facts(q);
+                // A stone that makes a five at the same time does not count: by
+                // the RIF definition a three becomes a straight four "without at
+                // the same time a five in a row being made".
+                if at_q.iter().any(|f| f.five) {
+                    return false;
+                }
+                judge_at(lines, q, at_q, work).is_none()
+            });
         if real_three {
             threes += 1;
             if threes >= 2 {
-                return Some(ForbiddenKind::DoubleThree);
+                verdict = Some(ForbiddenKind::DoubleThree);
+                break;
             }
         }
     }
-    None
+    lines.unplace(index);
+    verdict
 }
 
-/// Whether a black stone on the empty point `index` would make exactly five
-/// on some line.
-fn makes_five(cells: &Cells, index: usize) -> bool {
-    DIRECTIONS.iter().any(|&step| {
-        let run = |forward: bool| {
-            let mut i = index;
-            let mut n = 0;
-            loop {
-                i = if forward { i + step } else { i - step };
-                if cells[i] != Cell::Black {
-                    return n;
-                }
-                n += 1;
-            }
-        };
-        run(false) + run(true) + 1 == 5
-    })
+/// [`judge_lines`], a judgement spent from `work` first.
+fn judge_at(
+    lines: &mut impl Lines,
+    index: usize,
+    facts: [LineFacts; 4],
+    work: &mut Work,
+) -> Option<ForbiddenKind> {
+    if !work.spend() {
+        // Out of work: any answer will do, the caller throws it away.
+        return None;
+    }
+    judge_lines(lines, index, facts, work)
 }
 
 /// Whether black may play the empty point `index`; the board is left as found.
 fn judge(cells: &mut Cells, index: usize, work: &mut Work) -> Option<ForbiddenKind> {
     debug_assert_eq!(cells[index], Cell::Empty);
     if !work.spend() {
-        // Out of work: any answer will do, the caller throws it away.
         return None;
     }
-    cells[index] = Cell::Black;
-    let verdict = judge_placed(cells, index, work);
-    cells[index] = Cell::Empty;
-    verdict
+    let mut lines = CellLines { cells };
+    let facts = lines.facts(index);
+    judge_lines(&mut lines, index, facts, work)
 }
 
 /// How many points the recursive three test may judge. The referee's
@@ -285,22 +341,35 @@ impl Work {
     }
 }
 
-/// Whether black may play the empty point `index` of `cells`, for the
-/// engine, which keeps its own copy of the board in the same layout. The
-/// answer is the referee's, unless the recursion needs more than
+/// Why black may not play the empty point `index`, for the engine (which
+/// reads the lines through `lines`: its own from the windows it keeps).
+/// The answer is the referee's, unless the recursion needs more than
 /// [`Work::engine`] judgements: then the point is called forbidden, so the
 /// engine never plays a forbidden point.
+pub(crate) fn forbidden_by(lines: &mut impl Lines, index: usize) -> Option<ForbiddenKind> {
+    let mut work = Work::engine();
+    let facts = lines.facts(index);
+    let verdict = judge_at(lines, index, facts, &mut work);
+    if work.exhausted {
+        return Some(verdict.unwrap_or(ForbiddenKind::DoubleThree));
+    }
+    verdict
+}
+
+/// [`forbidden_by`] read off the cells of a board in the same layout: what
+/// the engine's answer must be, for its tests.
+#[cfg(test)]
 pub(crate) fn forbidden_at(cells: &Cells, index: usize) -> Option<ForbiddenKind> {
     if cells[index] != Cell::Empty || !may_be_forbidden(cells, index) {
         return None;
     }
     let mut scratch = *cells;
-    let mut work = Work::engine();
-    let verdict = judge(&mut scratch, index, &mut work);
-    if work.exhausted {
-        return Some(verdict.unwrap_or(ForbiddenKind::DoubleThree));
-    }
-    verdict
+    forbidden_by(
+        &mut CellLines {
+            cells: &mut scratch,
+        },
+        index,
+    )
 }
 
 /// Could a black stone at `index` make anything forbidden at all? A cheap
