@@ -294,12 +294,9 @@ fn judge_at(
 /// Whether black may play the empty point `index`; the board is left as found.
 fn judge(cells: &mut Cells, index: usize, work: &mut Work) -> Option<ForbiddenKind> {
     debug_assert_eq!(cells[index], Cell::Empty);
-    if !work.spend() {
-        return None;
-    }
     let mut lines = CellLines { cells };
     let facts = lines.facts(index);
-    judge_lines(&mut lines, index, facts, work)
+    judge_at(&mut lines, index, facts, work)
 }
 
 /// How many points the recursive three test may judge. The referee's
