@@ -614,7 +614,12 @@ impl Searcher {
             // two plies shallower first above: at 200 ms 40.9, 48.3 and
             // 41.1%, +4.6 points (95% ±3.7) over 624 pairs (+2.0, ±3.8, with
             // the match just before each), but at 1 s 13.5% where this search
-            // scored 26.9% just after, -13.5 (±10.8) over 52 pairs. A plain
+            // scored 26.9% just after, -13.5 (±10.8) over 52 pairs. Measured
+            // again at 200 ms (12-08, an eighteenth machine, the counter-four
+            // also taking no point of the opponent's four, never the first
+            // move): 41.3, 46.6 and 41.1%, +0.8 (±4.2) over 624 pairs with the
+            // three matches of this search played among them (42.2%), as
+            // black +0.6 (±6.5), as white +1.0 (±5.3). A plain
             // four (no open three, not a winning four) of the side to move's,
             // or a block of the opponent's plain four, late in a quiet node
             // searched a ply shallower first as a quiet move is: 41.8 and
