@@ -260,10 +260,10 @@ impl Searcher {
             // or open three of the side's own) counted quiet, reduced and
             // left out late as quiet moves are (points taking a four of the
             // opponent's and threatening nothing are 29% of the moves a quiet
-            // node with a null window searches): 39.9% over
-            // 208 games, -4.3 points (95% ±6.2) paired game by game with the
-            // match of this search played just after it; depth p50 9, p90
-            // 11, as this search.
+            // node with a null window searches): 39.9% over 208 games, -4.3
+            // points (95% ±6.2) paired game by game with the match of this
+            // search played just after it; depth p50 9, p90 11, as this
+            // search.
             let (mine, theirs) = (
                 self.tables.threats[my_shape],
                 self.tables.threats[their_shape],
